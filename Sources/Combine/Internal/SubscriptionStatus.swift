@@ -1,0 +1,34 @@
+/// Where a subscriber-side stage stands with its upstream. Shared by the operators that keep their
+/// upstream subscription (the ones that wrap it rather than hand it straight down).
+@usableFromInline
+enum SubscriptionStatus {
+    /// No subscription has arrived yet.
+    case awaitingSubscription
+    /// Connected; the upstream subscription is kept to forward `request` and `cancel`.
+    case subscribed(any Subscription)
+    /// Completed or cancelled: the upstream is released and every later event is ignored.
+    case terminal
+
+    /// The upstream subscription while connected.
+    @inlinable
+    var subscription: (any Subscription)? {
+        if case .subscribed(let subscription) = self { return subscription }
+        return nil
+    }
+
+    /// Whether the stage has completed or been cancelled.
+    @inlinable
+    var isTerminal: Bool {
+        if case .terminal = self { return true }
+        return false
+    }
+
+    /// Moves to `.terminal` and returns the subscription that was held, so the caller can cancel
+    /// it after leaving the lock.
+    @inlinable
+    mutating func terminate() -> (any Subscription)? {
+        let held = subscription
+        self = .terminal
+        return held
+    }
+}
