@@ -7,20 +7,26 @@ import Foundation
 /// their subscriptions in ``subscriptions`` (the books' playground-global
 /// `var subscriptions = Set<AnyCancellable>()`), and read the time through ``now`` so the tests
 /// can substitute a virtual clock.
-public final class ExampleIO {
+public final class ExampleIO: @unchecked Sendable {
+    // @unchecked: an example may print from a queue (receive(on:), a URL session); writes and the
+    // finished flag are serialised by `lock`. Subscriptions are only touched by the example's
+    // own serial flow.
+
     /// Receives every piece of text an example writes, in order.
-    private let write: (String) -> Void
+    private let sink: (String) -> Void
+    private let lock = NSLock()
     /// The clock the example reads (`Date()` on real time).
     public let now: () -> Date
     /// Subscriptions the example keeps alive until ``finish()`` or until the IO is released.
     public var subscriptions = Set<AnyCancellable>()
     /// Set once the example has printed all it will print.
-    public private(set) var isFinished = false
+    public var isFinished: Bool { lock.withLock { finished } }
+    private var finished = false
     private var onFinish: [() -> Void] = []
 
     /// Creates an IO that hands every write to `write`.
     public init(now: @escaping () -> Date = Date.init, write: @escaping (String) -> Void) {
-        self.write = write
+        self.sink = write
         self.now = now
     }
 
@@ -32,22 +38,30 @@ public final class ExampleIO {
 
     /// Writes raw text, as a `TextOutputStream` does.
     public func write(_ string: String) {
-        write(string)
+        lock.withLock { sink(string) }
     }
 
     /// Marks the example as done and releases its subscriptions.
     public func finish() {
-        guard !isFinished else { return }
-        isFinished = true
+        let actions: [() -> Void]? = lock.withLock {
+            guard !finished else { return nil }
+            finished = true
+            defer { onFinish = [] }
+            return onFinish
+        }
+        guard let actions else { return }
         subscriptions.removeAll()
-        let actions = onFinish
-        onFinish = []
         actions.forEach { $0() }
     }
 
     /// Runs `action` when the example finishes (immediately if it already has).
     public func whenFinished(_ action: @escaping () -> Void) {
-        if isFinished { action() } else { onFinish.append(action) }
+        let runNow = lock.withLock {
+            if finished { return true }
+            onFinish.append(action)
+            return false
+        }
+        if runNow { action() }
     }
 }
 

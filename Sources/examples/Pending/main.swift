@@ -7,10 +7,16 @@ import Foundation
 //   examples list       list the examples (slug, title, source)
 //   examples NAME...    run the named examples (NAME is a slug from `examples list`)
 
+/// Whether the last text written ended a line (so examples are separated by one blank line even
+/// when one ends mid-line, as `scan`'s `print(_, terminator: " ")` does).
+nonisolated(unsafe) var atLineStart = true
+
 /// Writes straight to standard output, unbuffered, so the output interleaves correctly with
 /// anything the examples' libraries print.
 func emit(_ text: String) {
+    guard !text.isEmpty else { return }
     FileHandle.standardOutput.write(Data(text.utf8))
+    atLineStart = text.hasSuffix("\n")
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -40,6 +46,7 @@ if arguments.isEmpty {
 
 var allFinished = true
 for (index, example) in selected.enumerated() {
+    if !atLineStart { emit("\n") }
     if index > 0 { emit("\n") }
     if !ExampleRunner.runOnRealTime(example, write: emit) {
         FileHandle.standardError.write(Data("examples: '\(example.slug)' did not finish in time\n".utf8))

@@ -72,6 +72,7 @@ final class CombineOperatorsTests: XCTestCase {
         )
     }
 
+    @MainActor
     func test_timerPublish() {
         // Given
         func normalized(_ ti: TimeInterval) -> TimeInterval {
