@@ -41,7 +41,7 @@ struct PublishedTests {
         weather.temperature = 2
         #expect(first.values == [1, 2])
         #expect(second.values == [1])
-        #expect(first.events.first == .subscription("PublishedSubject"))
+        #expect(first.events.first == .subscription("CurrentValueSubject"))
     }
 
     private final class Model {
