@@ -180,3 +180,31 @@ extension Publisher {
         Publishers.Concatenate(prefix: self, suffix: publisher)
     }
 }
+
+extension Publisher {
+    /// Publishes `elements` first, then this publisher's values.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Publishes the elements of `elements` first, then this publisher's values.
+    @inlinable
+    public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    where Output == S.Element {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Publishes this publisher's values, then, once it finishes, `elements`.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+
+    /// Publishes this publisher's values, then, once it finishes, the elements of `elements`.
+    @inlinable
+    public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    where Output == S.Element {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+}
