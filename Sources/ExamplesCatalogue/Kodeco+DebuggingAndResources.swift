@@ -7,19 +7,6 @@ import Foundation
 
 extension Catalogue {
     static var debuggingAndResources: [Example] { [
-        Example("print", title: "print", source: "Kodeco ch. 10, printing events") { io in
-            let subscription = (1...3).publisher
-                .print("publisher", to: ExampleStream(io))
-                .sink { _ in }
-            io.whenFinished { subscription.cancel() }
-        },
-
-        Example("print-time-logger", title: "print(_:to:)", source: "Kodeco ch. 10, a TimeLogger stream") { io in
-            let subscription = (1...3).publisher
-                .print("publisher", to: TimeLogger(io))
-                .sink { _ in }
-            io.whenFinished { subscription.cancel() }
-        },
 
         Example("future", title: "Future", source: "Kodeco ch. 13, Future") { io in
             func performSomeWork() throws -> Int {
