@@ -43,3 +43,24 @@ struct FanInSlot {
         return held
     }
 }
+
+/// What to do, outside the lock, with a subscription an upstream just handed over.
+@usableFromInline
+enum FanInSubscriptionAction {
+    /// Keep it; nothing to request yet.
+    case none
+    /// Keep it and request this much.
+    case request(any Subscription, Subscribers.Demand)
+    /// Refuse it: the operator is done, or the upstream already had a subscription.
+    case cancel(any Subscription)
+
+    /// Performs the action.
+    @inlinable
+    func perform() {
+        switch self {
+        case .none: break
+        case .request(let subscription, let demand): subscription.request(demand)
+        case .cancel(let subscription): subscription.cancel()
+        }
+    }
+}

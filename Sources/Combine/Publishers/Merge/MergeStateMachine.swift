@@ -24,16 +24,8 @@ struct MergeStateMachine<Downstream: Subscriber> {
         unfinished = count
     }
 
-    /// What to do with an upstream's subscription.
-    @usableFromInline
-    enum SubscriptionAction {
-        case none
-        case request(any Subscription, Subscribers.Demand)
-        case cancel(any Subscription)
-    }
-
     @inlinable
-    mutating func receive(subscription: any Subscription, at index: Int) -> SubscriptionAction {
+    mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
         if gate.isTerminated || slots[index].finished || slots[index].subscription != nil {
             return .cancel(subscription)
         }

@@ -58,11 +58,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func receive(subscription: any Subscription, at index: Int) {
-        switch state.withLock({ $0.receive(subscription: subscription, at: index) }) {
-        case .none: break
-        case .request(let held, let demand): held.request(demand)
-        case .cancel(let held): held.cancel()
-        }
+        state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
     }
 
     @inlinable
