@@ -22,7 +22,7 @@ extension Publishers {
         }
 
         /// Merges the publishers of a sequence, subscribed in its order.
-        public init<S: Sequence>(_ upstream: S) where S.Element == Upstream {
+        public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
 
