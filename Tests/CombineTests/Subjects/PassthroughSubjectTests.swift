@@ -168,6 +168,42 @@ struct PassthroughSubjectTests {
         _ = connection
     }
 
+    @Test func bookTestSinkReceiveDataThenError() {
+        // Using Combine §7.2: counts of values and completions after each send.
+        enum TestFailureCondition: Error { case anErrorExample }
+        let subject = PassthroughSubject<String, Error>()
+        var values = 0
+        var completions = 0
+        var lastError: Error?
+        let cancellable = subject.sink(
+            receiveCompletion: { completion in
+                completions += 1
+                if case .failure(let error) = completion { lastError = error }
+            },
+            receiveValue: { _ in values += 1 })
+        #expect((values, completions) == (0, 0))
+        subject.send("firstStringValue")
+        #expect((values, completions) == (1, 0))
+        subject.send("secondStringValue")
+        #expect((values, completions) == (2, 0))
+        subject.send(completion: Subscribers.Completion.failure(TestFailureCondition.anErrorExample))
+        #expect((values, completions) == (2, 1))
+        #expect(lastError?.localizedDescription == TestFailureCondition.anErrorExample.localizedDescription)
+        subject.send(completion: Subscribers.Completion.finished)
+        #expect((values, completions) == (2, 1))
+        _ = cancellable
+    }
+
+    @Test func bookExampleFirstValueIsLost() {
+        let subject = PassthroughSubject<String, Never>()
+        subject.send("first value")
+        var output: [String] = []
+        let cancellable = subject.sink { output.append("Result: \($0)") }
+        subject.send("second value")
+        #expect(output == ["Result: second value"])
+        _ = cancellable
+    }
+
     @Test func bookExampleSubscribeToSubject() {
         // [1, 2, 3].publisher feeding a subject that has a sink.
         let subject = PassthroughSubject<Int, Never>()
