@@ -222,4 +222,22 @@ struct CombineLatestTests {
         #expect(probe.completions.count == 1)
         #expect(probe.eventsAfterCompletion == 0)
     }
+
+    @Test func transformOverloadsAreCombineLatestFollowedByMap() {
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<String, Never>()
+        let c = PassthroughSubject<Double, Never>(), d = PassthroughSubject<Bool, Never>()
+        let two: Publishers.Map<Publishers.CombineLatest<PassthroughSubject<Int, Never>, PassthroughSubject<String, Never>>, String> =
+            a.combineLatest(b) { "\($0)\($1)" }
+        let three: Publishers.Map<Publishers.CombineLatest3<PassthroughSubject<Int, Never>, PassthroughSubject<String, Never>, PassthroughSubject<Double, Never>>, String> =
+            a.combineLatest(b, c) { "\($0)\($1)\($2)" }
+        let four = a.combineLatest(b, c, d) { "\($0)\($1)\($2)\($3)" }
+        var out: [String] = []
+        let cancellables = [two.sink { out.append($0) }, three.sink { out.append($0) }, four.sink { out.append($0) }]
+        a.send(1)
+        b.send("x")
+        c.send(2.5)
+        d.send(true)
+        #expect(out == ["1x", "1x2.5", "1x2.5true"])
+        _ = cancellables
+    }
 }

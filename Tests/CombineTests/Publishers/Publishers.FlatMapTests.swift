@@ -202,4 +202,56 @@ struct FlatMapTests {
         #expect(probe.completions.count == 1)
         #expect(probe.eventsAfterCompletion == 0)
     }
+
+    /// The book's test_flatMapWithMax2Publishers, verbatim in substance: the upstream is a
+    /// CurrentValueSubject that replays intSubject1 and honours flatMap's demand of two.
+    @Test func bookTestFlatMapWithMax2Publishers() {
+        let intSubject1 = PassthroughSubject<Int, Never>()
+        let intSubject2 = PassthroughSubject<Int, Never>()
+        let intSubject3 = PassthroughSubject<Int, Never>()
+        let publisher = CurrentValueSubject<PassthroughSubject<Int, Never>, Never>(intSubject1)
+        let expected = [1, 2, 4]
+        var results = [Int]()
+        var subscriptions = Set<AnyCancellable>()
+        publisher
+            .flatMap(maxPublishers: .max(2)) { $0 }
+            .sink(receiveValue: { results.append($0) })
+            .store(in: &subscriptions)
+        intSubject1.send(1)
+        publisher.send(intSubject2)
+        intSubject2.send(2)
+        publisher.send(intSubject3)
+        intSubject3.send(3)
+        intSubject2.send(4)
+        publisher.send(completion: .finished)
+        #expect(results == expected)
+    }
+
+    @Test func failureTypeOverloads() {
+        // Upstream cannot fail, inner can: the upstream gets the inner's failure type.
+        let never = PassthroughSubject<Int, Never>()
+        let failingInner = PassthroughSubject<Int, TestError>()
+        let a: Publishers.FlatMap<PassthroughSubject<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestError>> =
+            never.flatMap { _ in failingInner }
+        // Upstream can fail, inner cannot: each inner gets the upstream's failure type.
+        let failing = PassthroughSubject<Int, TestError>()
+        let b: Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestError>, PassthroughSubject<Int, TestError>> =
+            failing.flatMap { Just($0 * 2) }
+        // Neither can fail.
+        let c: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = never.flatMap(maxPublishers: .max(1)) { Just($0 + 1) }
+        #expect(c.maxPublishers == .max(1))
+
+        let ta = TrackingSubscriber<Int, TestError>(), tb = TrackingSubscriber<Int, TestError>(), tc = TrackingSubscriber<Int, Never>()
+        a.subscribe(ta)
+        b.subscribe(tb)
+        c.subscribe(tc)
+        never.send(1)
+        failingInner.send(5)
+        failingInner.send(completion: .failure(.boom))
+        failing.send(3)
+        failing.send(completion: .failure(.bang))
+        #expect(ta.events.dropFirst() == [.value(5), .completion(.failure(.boom))])
+        #expect(tb.events.dropFirst() == [.value(6), .completion(.failure(.bang))])
+        #expect(tc.values == [2])
+    }
 }

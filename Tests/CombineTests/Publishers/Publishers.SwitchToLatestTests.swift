@@ -187,4 +187,44 @@ struct SwitchToLatestTests {
         #expect(probe.overlaps == 0)
         #expect(probe.completions.count == 1)
     }
+
+    /// The book's demo: a failing outer (URLError) of `Just`s needs the overload that gives each
+    /// inner the outer's failure type.
+    @Test func bookDemoWithFailingOuterAndNeverFailingInners() {
+        let subject = PassthroughSubject<Int, Never>()
+        var printed: [String] = []
+        let cancellable = subject
+            .setFailureType(to: URLError.self)
+            .map { index -> Just<Int> in Just(index) }
+            .switchToLatest()
+            .sink(receiveCompletion: { printed.append("Complete: \($0)") }, receiveValue: { value in printed.append("Value: \(value)") })
+        for index in 1...5 { subject.send(index) }
+        #expect(printed == ["Value: 1", "Value: 2", "Value: 3", "Value: 4", "Value: 5"])
+        cancellable.cancel()
+    }
+
+    @Test func failureTypeOverloads() {
+        let neverOuter = PassthroughSubject<PassthroughSubject<Int, TestError>, Never>()
+        let a: Publishers.SwitchToLatest<PassthroughSubject<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<PassthroughSubject<Int, TestError>, Never>, TestError>> =
+            neverOuter.switchToLatest()
+        let neverNever = PassthroughSubject<Just<Int>, Never>()
+        let b: Publishers.SwitchToLatest<Just<Int>, PassthroughSubject<Just<Int>, Never>> = neverNever.switchToLatest()
+        let failingOuter = PassthroughSubject<Just<Int>, TestError>()
+        let c: Publishers.SwitchToLatest<Publishers.SetFailureType<Just<Int>, TestError>, Publishers.Map<PassthroughSubject<Just<Int>, TestError>, Publishers.SetFailureType<Just<Int>, TestError>>> =
+            failingOuter.switchToLatest()
+        let ta = TrackingSubscriber<Int, TestError>(), tb = TrackingSubscriber<Int, Never>(), tc = TrackingSubscriber<Int, TestError>()
+        a.subscribe(ta)
+        b.subscribe(tb)
+        c.subscribe(tc)
+        let inner = PassthroughSubject<Int, TestError>()
+        neverOuter.send(inner)
+        inner.send(1)
+        inner.send(completion: .failure(.boom))
+        neverNever.send(Just(2))
+        failingOuter.send(Just(3))
+        failingOuter.send(completion: .failure(.bang))
+        #expect(ta.events.dropFirst() == [.value(1), .completion(.failure(.boom))])
+        #expect(tb.values == [2])
+        #expect(tc.events.dropFirst() == [.value(3), .completion(.failure(.bang))])
+    }
 }

@@ -167,4 +167,22 @@ struct ZipTests {
         #expect(probe.completions.count == 1)
         #expect(probe.eventsAfterCompletion == 0)
     }
+
+    @Test func transformOverloadsAreZipFollowedByMap() {
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>(), d = PassthroughSubject<Int, Never>()
+        let two: Publishers.Map<Publishers.Zip<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>>, Int> =
+            a.zip(b) { $0 + $1 }
+        let three = a.zip(b, c) { $0 + $1 + $2 }
+        let four: Publishers.Map<Publishers.Zip4<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>>, Int> =
+            a.zip(b, c, d) { $0 + $1 + $2 + $3 }
+        var out: [Int] = []
+        let cancellables = [two.sink { out.append($0) }, three.sink { out.append($0) }, four.sink { out.append($0) }]
+        a.send(1)
+        b.send(10)
+        c.send(100)
+        d.send(1000)
+        #expect(out == [11, 111, 1111])
+        _ = cancellables
+    }
 }

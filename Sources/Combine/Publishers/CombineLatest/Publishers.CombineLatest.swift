@@ -311,3 +311,30 @@ extension Publisher {
     }
 
 }
+
+extension Publisher {
+    /// Combines this publisher with another and turns each tuple into a value with
+    /// `transform`; the same as `combineLatest` followed by `map`, and typed as such.
+    public func combineLatest<P, T>(_ other: P, _ transform: @escaping (Self.Output, P.Output) -> T)
+        -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
+    where P: Publisher, Self.Failure == P.Failure {
+        Publishers.CombineLatest(self, other).map(transform)
+    }
+
+    /// Combines this publisher with 2 others and turns each tuple into a value with
+    /// `transform`; the same as `combineLatest` followed by `map`, and typed as such.
+    public func combineLatest<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Self.Output, P.Output, Q.Output) -> T)
+        -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
+    where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
+        Publishers.CombineLatest3(self, publisher1, publisher2).map(transform)
+    }
+
+    /// Combines this publisher with 3 others and turns each tuple into a value with
+    /// `transform`; the same as `combineLatest` followed by `map`, and typed as such.
+    public func combineLatest<P, Q, R, T>(_ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Self.Output, P.Output, Q.Output, R.Output) -> T)
+        -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
+    where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
+        Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map(transform)
+    }
+
+}

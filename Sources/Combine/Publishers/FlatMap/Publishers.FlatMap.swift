@@ -64,3 +64,35 @@ extension Publisher {
         Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
     }
 }
+
+extension Publisher where Self.Failure == Never {
+    /// Flat-maps a publisher that cannot fail into publishers that can: the upstream is given the
+    /// inner publishers' failure type (`setFailureType`) so the two agree.
+    public func flatMap<P>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Self.Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> where P: Publisher {
+        Publishers.FlatMap(
+            upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Flat-maps when neither side can fail; chosen over the `setFailureType` form so the result
+    /// keeps this publisher as its upstream.
+    public func flatMap<P>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Self.Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P: Publisher, P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// Flat-maps into publishers that cannot fail while this one can: each inner publisher is
+    /// given this publisher's failure type (`setFailureType`).
+    public func flatMap<P>(
+        maxPublishers: Subscribers.Demand = .unlimited,
+        _ transform: @escaping (Self.Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Self.Failure>, Self> where P: Publisher, P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { transform($0).setFailureType(to: Self.Failure.self) }
+    }
+}

@@ -40,3 +40,30 @@ extension Publisher where Self.Output: Publisher, Self.Failure == Self.Output.Fa
         Publishers.SwitchToLatest(upstream: self)
     }
 }
+
+extension Publisher where Self.Failure == Never, Self.Output: Publisher {
+    /// Switches among inner publishers that can fail while this publisher cannot: it is given the
+    /// inner publishers' failure type (`setFailureType`).
+    public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Publishers.SetFailureType<Self, Self.Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: setFailureType(to: Self.Output.Failure.self))
+    }
+}
+
+extension Publisher where Self.Failure == Never, Self.Output: Publisher, Self.Output.Failure == Never {
+    /// Switches when neither side can fail; chosen over the `setFailureType` forms so the result
+    /// keeps this publisher as its upstream.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Self.Output: Publisher, Self.Output.Failure == Never {
+    /// Switches among inner publishers that cannot fail while this one can: each inner publisher
+    /// is given this publisher's failure type (`setFailureType`) through a `map`.
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Self.Output, Self.Failure>,
+        Publishers.Map<Self, Publishers.SetFailureType<Self.Output, Self.Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Self.Failure.self) })
+    }
+}

@@ -323,3 +323,30 @@ extension Publisher {
     }
 
 }
+
+extension Publisher {
+    /// Zips this publisher with another and turns each tuple into a value with
+    /// `transform`; the same as `zip` followed by `map`, and typed as such.
+    public func zip<P, T>(_ other: P, _ transform: @escaping (Self.Output, P.Output) -> T)
+        -> Publishers.Map<Publishers.Zip<Self, P>, T>
+    where P: Publisher, Self.Failure == P.Failure {
+        Publishers.Zip(self, other).map(transform)
+    }
+
+    /// Zips this publisher with 2 others and turns each tuple into a value with
+    /// `transform`; the same as `zip` followed by `map`, and typed as such.
+    public func zip<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Self.Output, P.Output, Q.Output) -> T)
+        -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
+    where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
+        Publishers.Zip3(self, publisher1, publisher2).map(transform)
+    }
+
+    /// Zips this publisher with 3 others and turns each tuple into a value with
+    /// `transform`; the same as `zip` followed by `map`, and typed as such.
+    public func zip<P, Q, R, T>(_ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Self.Output, P.Output, Q.Output, R.Output) -> T)
+        -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+    where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
+        Publishers.Zip4(self, publisher1, publisher2, publisher3).map(transform)
+    }
+
+}
