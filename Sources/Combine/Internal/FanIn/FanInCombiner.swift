@@ -85,6 +85,11 @@ where Downstream.Input == Storage.Output {
     ) -> (step: Step, cancel: ContiguousArray<any Subscription>) {
         guard gate.isOpen, !slots[index].finished else { return (.idle, []) }
         store(&storage, value)
+        if !Storage.pairsStrictly {
+            // combineLatest: at most one tuple per arriving value, handed straight out if possible.
+            guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, []) }
+            return (gate.offer(output), [])
+        }
         produce()
         let cancel = finishIfExhausted()
         return (gate.kick(), cancel)

@@ -70,6 +70,21 @@ struct FanInGate<Downstream: Subscriber> {
         queue.append(value)
     }
 
+    /// Accepts a value from upstream: hands it straight out when nobody is emitting, nothing is
+    /// queued and there is demand (the common, uncontended case skips the queue); otherwise
+    /// queues it and becomes the emitter if nobody is.
+    @inlinable
+    mutating func offer(_ value: Input) -> Step {
+        guard isOpen else { return .idle }
+        if !emitting, queue.isEmpty, demand > 0, let downstream {
+            emitting = true
+            demand -= 1
+            return .value(downstream, value)
+        }
+        queue.append(value)
+        return kick()
+    }
+
     /// Adds downstream demand.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) {

@@ -143,8 +143,7 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     mutating func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) -> Step {
         guard gate.isOpen, isCurrent(index, generation) else { return .idle }
         inners[index].consumeOne()
-        gate.enqueue(value)
-        return gate.kick()
+        return gate.offer(value)
     }
 
     @inlinable

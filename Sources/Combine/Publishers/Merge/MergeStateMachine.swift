@@ -40,8 +40,7 @@ struct MergeStateMachine<Downstream: Subscriber> {
     mutating func receive(_ value: Downstream.Input, at index: Int) -> FanInGate<Downstream>.Step {
         guard gate.isOpen, !slots[index].finished else { return .idle }
         slots[index].consumeOne()
-        gate.enqueue(value)
-        return gate.kick()
+        return gate.offer(value)
     }
 
     /// The step to perform and the upstreams to cancel (only ever non-empty on failure).

@@ -108,8 +108,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     mutating func receiveInner(_ value: Downstream.Input, generation: Int) -> Step {
         guard gate.isOpen, generation == self.generation, !inner.finished else { return .idle }
         inner.consumeOne()
-        gate.enqueue(value)
-        return gate.kick()
+        return gate.offer(value)
     }
 
     @inlinable
