@@ -51,6 +51,38 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
             subject.send("second value")
         },
+
+        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers") { io in
+            let chars = PassthroughSubject<String, Never>()
+            let numbers = PassthroughSubject<Int, Never>()
+            chars.combineLatest(numbers)
+                .sink { io.print("Result: \($0).") }
+                .store(in: &io.subscriptions)
+            chars.send("a")
+            numbers.send(1)
+            numbers.send(2)
+            chars.send("b")
+            chars.send("c")
+            chars.send("d")
+            numbers.send(3)
+            numbers.send(10)
+        },
+
+        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers") { io in
+            let chars = PassthroughSubject<String, Never>()
+            let numbers = PassthroughSubject<Int, Never>()
+            chars.zip(numbers)
+                .sink { io.print("Result: \($0).") }
+                .store(in: &io.subscriptions)
+            chars.send("a")
+            numbers.send(1)
+            numbers.send(2)
+            chars.send("b")
+            chars.send("c")
+            chars.send("d")
+            numbers.send(3)
+            numbers.send(10)
+        },
     ] }
 }
 
