@@ -34,11 +34,11 @@ public enum Catalogue {
         // Using Combine
         "scan", "catch", "switch-to-latest",
         // Kodeco part 3: debugging, resource management
-        "print", "print-time-logger", "future",
+        "print", "print-time-logger", "share", "multicast", "future",
         // Kodeco part 4: error handling
         "never-sink", "set-failure-type", "assign-to-on", "assign-to", "assert-no-failure",
         "try-map-map", "try-map", "map-vs-try-map", "map-vs-try-map-throwing",
-        "joke-api", "joke-api-bad-id", "joke-api-fail-early",
+        "joke-api", "joke-api-bad-id", "joke-api-unknown-id",
         "catching-low", "catching-high", "retry", "retry-succeeds", "replace-error", "catch-fallback",
         // Kodeco part 4: schedulers
         "operation-queue",

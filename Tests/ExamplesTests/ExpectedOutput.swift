@@ -344,5 +344,60 @@ enum ExpectedOutput {
             User(id: "123")
 
             """,
+        // source-003 §1.9, final version of the client
+        "joke-api": """
+            ——— Example of: Joke API ———
+            Got joke: Joke(id: "9prWnjyImyd", joke: "Why do bears have hairy coats? Fur protection.")
+            finished
+
+            """,
+        "joke-api-bad-id": """
+            ——— Example of: Joke API ———
+            failure(Joke with ID 123456 doesn't exist)
+
+            """,
+        "joke-api-unknown-id": """
+            ——— Example of: Joke API ———
+            failure(Joke with ID notAJoke42 doesn't exist)
+
+            """,
+        // source-000-002-004.md §7.1 (share and multicast listings, [002] ch. 13)
+        "share": """
+            ——— Example of: share ———
+            subscribing first
+            shared: receive subscription: (DataTaskPublisher)
+            shared: request unlimited
+            subscribing second
+            shared: receive value: (303425 bytes)
+            subscription1 received: '303425 bytes'
+            subscription2 received: '303425 bytes'
+            shared: receive finished
+
+            """,
+        "multicast": """
+            ——— Example of: multicast ———
+            multicast: receive subscription: (DataTaskPublisher)
+            multicast: request unlimited
+            multicast: receive value: (303425 bytes)
+            subscription1 received: '303425 bytes'
+            subscription2 received: '303425 bytes'
+            multicast: receive finished
+
+            """,
+        // source-003 §2.6 (OperationQueue with maxConcurrentOperationCount = 1: in order)
+        "operation-queue": """
+            ——— Example of: OperationQueue ———
+            Received 1
+            Received 2
+            Received 3
+            Received 4
+            Received 5
+            Received 6
+            Received 7
+            Received 8
+            Received 9
+            Received 10
+
+            """,
     ]
 }
