@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "Combine", targets: [combineTarget.name]),
         .library(name: "Tributary", targets: ["Tributary"]),
         .library(name: "CombineTesting", targets: ["CombineTesting"]),
+        .library(name: "CombineTestingXCTest", targets: ["CombineTestingXCTest"]),
     ],
     targets: [
         combineTarget,
@@ -48,6 +49,12 @@ let package = Package(
         .target(
             name: "CombineTesting",
             dependencies: [combineDependency, "Tributary"],
+            swiftSettings: strict
+        ),
+        // XCTest assertions over CombineTesting; separate so Swift Testing users never link XCTest.
+        .target(
+            name: "CombineTestingXCTest",
+            dependencies: [combineDependency, "CombineTesting"],
             swiftSettings: strict
         ),
         .target(
@@ -68,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CombineTestingTests",
-            dependencies: [combineDependency, "CombineTesting", "Tributary", "TestSupport"],
+            dependencies: [combineDependency, "CombineTesting", "CombineTestingXCTest", "Tributary", "TestSupport"],
             swiftSettings: strict
         ),
     ],
