@@ -153,14 +153,16 @@ extension Publisher {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 once.set(continuation)
-                let (seconds, attoseconds) = timeout.components
-                let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
-                    collector.cancel()
-                    once.resume(
-                        with: .failure(PublisherRecordTimeout(partial: collector.snapshot, timeout: timeout))
-                    )
-                }
+                // A task rather than a dispatch timer: resolving cancels it at once, so a finished
+                // recording is not kept alive until the deadline.
+                once.setTimer(
+                    Task {
+                        do { try await Task.sleep(for: timeout) } catch { return }
+                        collector.cancel()
+                        once.resume(
+                            with: .failure(PublisherRecordTimeout(partial: collector.snapshot, timeout: timeout))
+                        )
+                    })
                 subscribe(collector)
             }
         } onCancel: {
@@ -172,11 +174,22 @@ extension Publisher {
 
 /// Resumes a continuation exactly once, whichever of completion, timeout or cancellation comes
 /// first; a result that arrives before the continuation is installed is kept until it is.
+/// Resolving also cancels the timeout task.
 private final class ResumeOnce<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?
     private var early: Result<Value, any Error>?
     private var done = false
+    private var timer: Task<Void, Never>?
+
+    func setTimer(_ task: Task<Void, Never>) {
+        let alreadyDone: Bool = lock.withLock {
+            if done { return true }
+            timer = task
+            return false
+        }
+        if alreadyDone { task.cancel() }
+    }
 
     func set(_ continuation: CheckedContinuation<Value, any Error>) {
         let early: Result<Value, any Error>? = lock.withLock {
@@ -196,16 +209,19 @@ private final class ResumeOnce<Value>: @unchecked Sendable {
     }
 
     func resume(with result: Result<Value, any Error>) {
-        let continuation: CheckedContinuation<Value, any Error>? = lock.withLock {
-            if done { return nil }
+        let (continuation, timer): (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) = lock.withLock {
+            if done { return (nil, nil) }
             done = true
+            let timer = self.timer
+            self.timer = nil
             guard let continuation = self.continuation else {
                 early = result
-                return nil
+                return (nil, timer)
             }
             self.continuation = nil
-            return continuation
+            return (continuation, timer)
         }
+        timer?.cancel()
         // The result is handed over exactly once and never touched again by this side.
         nonisolated(unsafe) let handedOver = result
         continuation?.resume(with: handedOver)

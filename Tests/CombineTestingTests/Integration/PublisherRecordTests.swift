@@ -50,4 +50,26 @@ struct PublisherRecordTests {
             Issue.record("unexpected \(error)")
         }
     }
+
+    @Test func timesOutEvenWhenThePublisherForgetsItsSubscriber() async {
+        await #expect(throws: PublisherRecordTimeout<Int, Never>.self) {
+            try await Empty<Int, Never>(completeImmediately: false).record(timeout: .milliseconds(10))
+        }
+    }
+
+    final class Payload: Sendable {}
+
+    @Test func aFinishedRecordingIsNotKeptAliveByItsTimeout() async throws {
+        weak var weakPayload: Payload?
+        do {
+            let payload = Payload()
+            weakPayload = payload
+            let output = try await Just(payload).record(timeout: .seconds(600))
+            #expect(output.values.count == 1)
+        }
+        // The cancelled timer task releases its closure when it next runs, on another thread:
+        // poll for that (bounded at 5 s; it normally takes microseconds).
+        for _ in 0..<500 where weakPayload != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(weakPayload == nil)
+    }
 }
