@@ -82,7 +82,7 @@ let package = Package(
         // unchanged (the book's code is written for the Swift 5 language mode).
         .testTarget(
             name: "BookCustomTypesTests",
-            dependencies: [combineDependency],
+            dependencies: [combineDependency, "CombineTesting"],
             swiftSettings: strict + [.swiftLanguageMode(.v5)]
         ),
     ],
