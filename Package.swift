@@ -33,9 +33,23 @@ let package = Package(
     name: "Tributary",
     products: [
         .library(name: "Combine", targets: [combineTarget.name]),
+        .library(name: "Tributary", targets: ["Tributary"]),
+        .library(name: "CombineTesting", targets: ["CombineTesting"]),
     ],
     targets: [
         combineTarget,
+        // Our additions on top of whichever `Combine` is imported (Apple's public API only).
+        .target(
+            name: "Tributary",
+            dependencies: [combineDependency],
+            swiftSettings: strict
+        ),
+        // Virtual-time scheduler, recording subscriber and marble diagrams for testing Combine code.
+        .target(
+            name: "CombineTesting",
+            dependencies: [combineDependency, "Tributary"],
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             dependencies: [combineDependency],
@@ -44,7 +58,17 @@ let package = Package(
         ),
         .testTarget(
             name: "CombineTests",
-            dependencies: [combineDependency, "TestSupport"],
+            dependencies: [combineDependency, "TestSupport", "CombineTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TributaryTests",
+            dependencies: [combineDependency, "Tributary", "CombineTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CombineTestingTests",
+            dependencies: [combineDependency, "CombineTesting", "Tributary", "TestSupport"],
             swiftSettings: strict
         ),
     ],
