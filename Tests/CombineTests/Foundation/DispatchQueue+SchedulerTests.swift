@@ -110,6 +110,24 @@ struct DispatchQueueSchedulerTests {
         subscription.cancel()
     }
 
+    @Test func bookChallengeStopTheTimerWithAOneShotSchedule() async throws {
+        // Spec (Kodeco ch. 17 challenge 1): stop a repeating schedule with
+        // `serialQueue.schedule(after: serialQueue.now.advanced(by: .seconds(4)))`; scaled to 100 ms.
+        let serialQueue = DispatchQueue(label: "Serial queue")
+        let counter = LockedCounter()
+        let subscription = serialQueue.schedule(after: serialQueue.now, interval: .milliseconds(20)) {
+            counter.increment()
+        }
+        serialQueue.schedule(after: serialQueue.now.advanced(by: .milliseconds(100))) {
+            subscription.cancel()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let stopped = counter.value
+        #expect(stopped >= 2 && stopped <= 7)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(counter.value == stopped)
+    }
+
     /// `DispatchQueue.main` delivers on the main queue. Under `swift test` the test runner's
     /// `async` entry point calls `dispatchMain()`, so the main queue is serviced. On Linux
     /// `dispatchMain()` parks the main thread and drains the main queue from a Dispatch worker
