@@ -85,14 +85,17 @@ extension DispatchQueue: Scheduler {
             return Stride(nanoseconds: difference > UInt64(Int.max) ? Int.min : -Int(difference))
         }
 
+        /// Orders by position on the time line (or by length, for strides).
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime.uptimeNanoseconds < rhs.dispatchTime.uptimeNanoseconds
         }
 
+        /// Equal when the uptimes are equal.
         public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
         }
 
+        /// Hashes the uptime, consistently with `==`.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(dispatchTime.uptimeNanoseconds)
         }
@@ -167,24 +170,31 @@ extension DispatchQueue: Scheduler {
                 magnitude = nanoseconds
             }
 
+            /// Orders by position on the time line (or by length, for strides).
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude * rhs.magnitude)
             }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
             }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
             }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// A stride of `s` seconds.

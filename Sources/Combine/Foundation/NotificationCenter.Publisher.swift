@@ -23,7 +23,9 @@ extension NotificationCenter {
     /// Foundation on Linux does not have. Publish changes of your own types with `@Published`
     /// properties (and `ObservableObject`) instead, which work the same on every platform.
     public struct Publisher: Combine.Publisher {
+        /// Each notification posted under the observed name.
         public typealias Output = Notification
+        /// It never fails.
         public typealias Failure = Never
 
         /// The center to observe.
@@ -40,6 +42,7 @@ extension NotificationCenter {
             self.object = object
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
             let observation = Observation(downstream: AnySubscriber(subscriber))
             subscriber.receive(subscription: observation)

@@ -45,7 +45,9 @@ extension Timer {
     /// (`@unchecked Sendable`: its mutable state is guarded by a lock; the run loop is only
     /// touched to add and invalidate the timer, which Foundation allows from any thread.)
     public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+        /// The current date at each firing.
         public typealias Output = Date
+        /// It never fails.
         public typealias Failure = Never
 
         /// Seconds between two dates.
@@ -85,6 +87,7 @@ extension Timer {
             state.withLock { $0.timer }?.invalidate()
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
             let side = Side(publisher: self, downstream: AnySubscriber(subscriber))
             state.withLock { $0.sides.append(side) }

@@ -31,7 +31,9 @@ extension URLSession {
     ///
     /// Values and completion arrive on the session's delegate queue; add `receive(on:)` to choose.
     public struct DataTaskPublisher: Publisher {
+        /// The response body and the response (an `HTTPURLResponse` for HTTP URLs).
         public typealias Output = (data: Data, response: URLResponse)
+        /// Why no response arrived, as the session reported it.
         public typealias Failure = URLError
 
         /// The request performed for each subscriber.
@@ -45,6 +47,7 @@ extension URLSession {
             self.session = session
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscriber.receive(subscription: Inner(downstream: AnySubscriber(subscriber), request: request, session: session))
         }
