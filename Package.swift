@@ -37,6 +37,10 @@ let package = Package(
         .library(name: "CombineTesting", targets: ["CombineTesting"]),
         .library(name: "CombineTestingXCTest", targets: ["CombineTestingXCTest"]),
     ],
+    dependencies: [
+        // Test-only: a real HTTP server on 127.0.0.1 for the URLSession.dataTaskPublisher tests.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
     targets: [
         combineTarget,
         // Our additions on top of whichever `Combine` is imported (Apple's public API only).
@@ -66,6 +70,12 @@ let package = Package(
         .testTarget(
             name: "CombineTests",
             dependencies: [combineDependency, "TestSupport", "CombineTesting"],
+            swiftSettings: strict
+        ),
+        // Kept apart so that only these tests build the HTTP server dependency.
+        .testTarget(
+            name: "CombineNetworkingTests",
+            dependencies: [combineDependency, "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: strict
         ),
         .testTarget(
