@@ -33,9 +33,16 @@ let package = Package(
     name: "Tributary",
     products: [
         .library(name: "Combine", targets: [combineTarget.name]),
+        .library(name: "Tributary", targets: ["Tributary"]),
     ],
     targets: [
         combineTarget,
+        // Our additions on top of whichever `Combine` is imported (Apple's public API only).
+        .target(
+            name: "Tributary",
+            dependencies: [combineDependency],
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             dependencies: [combineDependency],
@@ -45,6 +52,11 @@ let package = Package(
         .testTarget(
             name: "CombineTests",
             dependencies: [combineDependency, "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TributaryTests",
+            dependencies: [combineDependency, "Tributary", "TestSupport"],
             swiftSettings: strict
         ),
     ],

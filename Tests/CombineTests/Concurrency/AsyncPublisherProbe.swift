@@ -106,7 +106,7 @@ struct AsyncProbeError: Error, Equatable {
 /// Polls `condition` until it holds or `seconds` pass; returns whether it held.
 @discardableResult
 func asyncProbeEventually(
-    within seconds: Double = 5, _ condition: @Sendable () -> Bool
+    within seconds: Double = 5, _ condition: () -> Bool
 ) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
