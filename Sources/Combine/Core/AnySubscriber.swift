@@ -1,0 +1,131 @@
+/// A subscriber whose concrete type is hidden.
+///
+/// Use it to store subscribers of different types together, or to build a subscriber from three
+/// closures without declaring a type. Wrapping an `AnySubscriber` again does not add a layer: the
+/// inner box is reused, so the value path stays one indirect call long however often a subscriber
+/// is erased.
+///
+/// The erased subscriber keeps the wrapped one's ``combineIdentifier``, `description`, mirror and
+/// playground description, so debugging output names the real subscriber.
+@frozen
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    /// The forwarding box. It is built in `@inlinable` initializers, so its closures are compiled
+    /// for the concrete subscriber type at the place where the subscriber is erased.
+    @usableFromInline
+    internal let box: Box
+
+    /// The identifier of the wrapped subscriber (or a fresh one for closure-built subscribers).
+    public let combineIdentifier: CombineIdentifier
+
+    /// Holds the three event closures plus the debugging thunks in one allocation.
+    @usableFromInline
+    internal final class Box {
+        @usableFromInline let receiveSubscription: (any Subscription) -> Void
+        @usableFromInline let receiveValue: (Input) -> Subscribers.Demand
+        @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        @usableFromInline let describe: () -> String
+        @usableFromInline let reflect: (() -> Mirror)?
+        @usableFromInline let playground: (() -> Any)?
+
+        @inlinable
+        init(
+            receiveSubscription: @escaping (any Subscription) -> Void,
+            receiveValue: @escaping (Input) -> Subscribers.Demand,
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            describe: @escaping () -> String,
+            reflect: (() -> Mirror)?,
+            playground: (() -> Any)?
+        ) {
+            self.receiveSubscription = receiveSubscription
+            self.receiveValue = receiveValue
+            self.receiveCompletion = receiveCompletion
+            self.describe = describe
+            self.reflect = reflect
+            self.playground = playground
+        }
+    }
+
+    /// Wraps `s`. If `s` is itself an `AnySubscriber`, its box is reused rather than wrapped again.
+    @inlinable
+    public init<S: Subscriber>(_ s: S) where Input == S.Input, Failure == S.Failure {
+        if let erased = s as? AnySubscriber<Input, Failure> {
+            self = erased
+            return
+        }
+        combineIdentifier = s.combineIdentifier
+        box = Box(
+            receiveSubscription: { s.receive(subscription: $0) },
+            receiveValue: { s.receive($0) },
+            receiveCompletion: { s.receive(completion: $0) },
+            describe: {
+                if let described = s as? any CustomStringConvertible { return described.description }
+                return String(describing: S.self)
+            },
+            reflect: (s as? any CustomReflectable).map { reflectable in { reflectable.customMirror } },
+            playground: (s as? any CustomPlaygroundDisplayConvertible).map { convertible in
+                { convertible.playgroundDescription }
+            }
+        )
+    }
+
+    /// Makes a subscriber that feeds a subject: values and completion are sent into `s`, and the
+    /// subscription is handed to it with `send(subscription:)`, so the subject decides the demand.
+    @inlinable
+    public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
+        self.init(SubjectSubscriber(s))
+    }
+
+    /// Makes a subscriber from closures; a missing closure ignores its event, and a missing
+    /// `receiveValue` asks for nothing more after each value.
+    @inlinable
+    public init(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        combineIdentifier = CombineIdentifier()
+        box = Box(
+            receiveSubscription: receiveSubscription ?? { _ in },
+            receiveValue: receiveValue ?? { _ in .none },
+            receiveCompletion: receiveCompletion ?? { _ in },
+            describe: { "Anonymous AnySubscriber" },
+            reflect: nil,
+            playground: nil
+        )
+    }
+
+    /// Forwards the subscription to the wrapped subscriber.
+    @inlinable
+    public func receive(subscription: any Subscription) {
+        box.receiveSubscription(subscription)
+    }
+
+    /// Forwards a value and returns the wrapped subscriber's extra demand.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+        box.receiveValue(value)
+    }
+
+    /// Forwards the completion.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+        box.receiveCompletion(completion)
+    }
+
+    /// The wrapped subscriber's description, or `"Anonymous AnySubscriber"` for closures.
+    public var description: String {
+        box.describe()
+    }
+
+    /// The wrapped subscriber's mirror when it provides one; otherwise an empty mirror.
+    public var customMirror: Mirror {
+        box.reflect?() ?? Mirror(self, children: [:])
+    }
+
+    /// The wrapped subscriber's playground description, or its `description`.
+    public var playgroundDescription: Any {
+        box.playground?() ?? description
+    }
+}

@@ -1,0 +1,138 @@
+/// A subject that republishes the values sent into it to its current subscribers, keeping no
+/// value of its own.
+///
+/// Use it to bridge imperative code (callbacks, delegates, user actions) into a pipeline. A
+/// subscriber receives only the values sent after it subscribed and while it has outstanding
+/// demand; values sent with no subscriber are lost. After ``send(completion:)`` the subject
+/// ignores further values, and a subscriber that arrives later receives the completion at once.
+///
+/// Thread safety: `send`, `send(completion:)`, subscribing and cancelling may happen on any threads
+/// at once. Subscribers are served in the order they subscribed (Apple leaves the order
+/// unspecified). Calls into each subscriber are serialized: a value sent while that subscriber is
+/// still busy with an earlier one (on another thread, or reentrantly from inside its own
+/// `receive(_:)`) is queued and delivered by the busy thread right after the current call returns.
+/// Apple nests such reentrant deliveries with a recursive lock; queueing instead can never
+/// deadlock, and no lock is held while a subscriber runs.
+///
+/// When the subject subscribes to a publisher itself (``Publisher/subscribe(_:)-3fk20``), it asks
+/// that upstream for unlimited values as soon as one of its own subscribers asks for anything.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    // @unchecked Sendable: every stored property is inside `state`, guarded by its mutex.
+
+    @usableFromInline
+    typealias Conduit = SubjectConduit<Output, Failure>
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var conduits: ContiguousArray<Conduit> = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var upstreams: [any Subscription] = []
+        @usableFromInline var hasDemand = false
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline
+    let state = LockedState(State())
+
+    /// Makes a subject with no subscribers.
+    @inlinable
+    public init() {}
+
+    deinit {
+        for upstream in state.withLock({ $0.upstreams }) {
+            upstream.cancel()
+        }
+    }
+
+    /// Attaches `subscriber`; after completion it receives the completion immediately.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+        let conduit = Conduit(name: "PassthroughSubject", parent: self) { event in
+            switch event {
+            case .value(let value):
+                return subscriber.receive(value)
+            case .completion(let completion):
+                subscriber.receive(completion: completion)
+                return .none
+            }
+        }
+        let completed = state.withLock { state -> Subscribers.Completion<Failure>? in
+            if let completion = state.completion { return completion }
+            state.conduits.append(conduit)
+            return nil
+        }
+        if let completed {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completed)
+            return
+        }
+        subscriber.receive(subscription: conduit)
+        conduit.subscriptionDelivered()
+    }
+
+    /// Sends `input` to every subscriber that has outstanding demand.
+    @inlinable
+    public func send(_ input: Output) {
+        guard let conduits = state.withLock({ $0.completion == nil ? $0.conduits : nil }) else { return }
+        for conduit in conduits {
+            conduit.offer(input)
+        }
+    }
+
+    /// Ends the stream for every subscriber, current and future; later calls are ignored.
+    @inlinable
+    public func send(completion: Subscribers.Completion<Failure>) {
+        let taken = state.withLock { state -> (ContiguousArray<Conduit>, [any Subscription])? in
+            guard state.completion == nil else { return nil }
+            state.completion = completion
+            defer {
+                state.conduits = []
+                state.upstreams = []
+            }
+            return (state.conduits, state.upstreams)
+        }
+        guard let (conduits, _) = taken else { return }
+        for conduit in conduits {
+            conduit.offer(completion: completion)
+        }
+    }
+
+    /// Keeps `subscription` as an upstream and asks it for unlimited values once any subscriber
+    /// of this subject has asked for values.
+    @inlinable
+    public func send(subscription: any Subscription) {
+        let demanded = state.withLock { state -> Bool in
+            state.upstreams.append(subscription)
+            return state.hasDemand
+        }
+        if demanded {
+            subscription.request(.unlimited)
+        }
+    }
+}
+
+extension PassthroughSubject: SubjectConduitParent {
+    @usableFromInline
+    func conduitReceivedFirstDemand() -> Output? {
+        let upstreams = state.withLock { state -> [any Subscription] in
+            if state.hasDemand { return [] }
+            state.hasDemand = true
+            return state.upstreams
+        }
+        for upstream in upstreams {
+            upstream.request(.unlimited)
+        }
+        return nil
+    }
+
+    @usableFromInline
+    func conduitCancelled(_ conduit: SubjectConduit<Output, Failure>) {
+        state.withLock { state in
+            if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
+                state.conduits.remove(at: index)
+            }
+        }
+    }
+}

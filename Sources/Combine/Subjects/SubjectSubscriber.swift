@@ -1,0 +1,92 @@
+import Synchronization
+
+/// The subscriber that connects a publisher to a subject (``Publisher/subscribe(_:)-3fk20`` and
+/// `AnySubscriber(subject)`).
+///
+/// It hands itself to the subject as the upstream subscription (`send(subscription:)`), so the
+/// subject, not this stage, decides when to ask for values; requests and cancels are forwarded to
+/// the real upstream. The subject is held until completion or cancellation.
+@usableFromInline
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline typealias Input = Downstream.Output
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    let subject: Downstream
+
+    /// Upstream subscription, guarded by its own lock; never used while the lock is held.
+    @usableFromInline
+    let upstream = LockedState<SubscriptionStatus>(.awaitingSubscription)
+
+    /// Set once on completion or cancel; read without a lock on the value path.
+    @usableFromInline
+    let terminated = Atomic<Bool>(false)
+
+    @inlinable
+    init(_ subject: Downstream) {
+        self.subject = subject
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = upstream.withLock { status -> Bool in
+            guard case .awaitingSubscription = status else { return false }
+            status = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        subject.send(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if !terminated.load(ordering: .acquiring) {
+            subject.send(input)
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _ = upstream.withLock { $0.terminate() }
+        subject.send(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero("Subscription.request(_:)")
+        upstream.withLock { $0.subscription }?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        upstream.withLock { $0.terminate() }?.cancel()
+    }
+
+    @usableFromInline
+    var description: String { "Subject" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: ["subject": subject]) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}
+
+extension Publisher {
+    /// Feeds this publisher's values and completion into `subject`, which then republishes them to
+    /// its own subscribers. Cancel (or release) the returned value to disconnect.
+    @inlinable
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
+        let connector = SubjectSubscriber(subject)
+        subscribe(connector)
+        return AnyCancellable(connector)
+    }
+}

@@ -1,0 +1,54 @@
+import Combine
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Just")
+struct JustTests {
+    @Test func deliversValueThenFinishesOnDemand() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        Just(42).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Just")])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Just"), .value(42), .completion(.finished)])
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [42])
+    }
+
+    @Test func cancelBeforeDemandDeliversNothing() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        Just(1).subscribe(subscriber)
+        subscriber.cancel()
+        subscriber.request(.unlimited)
+        #expect(subscriber.events == [.subscription("Just")])
+    }
+
+    @Test func equatableAndOutput() {
+        #expect(Just(1) == Just(1))
+        #expect(Just(1) != Just(2))
+        #expect(Just("a").output == "a")
+    }
+
+    @Test func bookExampleSink() {
+        // Spec: Just("Hello world!") then a sink printing the value and completion.
+        var log: [String] = []
+        _ = Just("Hello world!").sink(
+            receiveCompletion: { log.append("Received completion \($0)") },
+            receiveValue: { log.append("Received value \($0)") })
+        #expect(log == ["Received value Hello world!", "Received completion finished"])
+    }
+
+    @Test func releasesSubscriberAfterCancel() {
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+            weakSubscriber = subscriber
+            Just(1).subscribe(subscriber)
+            subscription = subscriber.subscription
+        }
+        #expect(weakSubscriber != nil)
+        subscription?.cancel()
+        #expect(weakSubscriber == nil)
+    }
+}

@@ -1,0 +1,94 @@
+import Combine
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Publishers.Sequence")
+struct PublishersSequenceTests {
+    @Test func honoursDemandExactly() {
+        // Requests .max(2) on subscription, then .max(1) after the second value.
+        let subscriber = TrackingSubscriber<Int, Never>(
+            initialDemand: .max(2),
+            demandAfterValue: { $0 == 2 ? .max(1) : .none })
+        (1...10).publisher.subscribe(subscriber)
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(subscriber.completions.isEmpty)
+        subscriber.request(.max(2))
+        #expect(subscriber.values == [1, 2, 3, 4, 5])
+    }
+
+    @Test func finishesAsSoonAsExhausted() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        [1, 2, 3].publisher.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    @Test func emptySequenceFinishesImmediately() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        [Int]().publisher.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Empty"), .completion(.finished)])
+    }
+
+    @Test func descriptionIsTheSequence() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        (1...3).publisher.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("1...3")])
+    }
+
+    @Test func reentrantRequestIsNotNested() {
+        var depth = 0
+        var maxDepth = 0
+        var subscription: (any Subscription)?
+        var values: [Int] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription = $0; $0.request(.max(1)) },
+            receiveValue: { value in
+                depth += 1
+                maxDepth = max(maxDepth, depth)
+                values.append(value)
+                subscription?.request(.max(1))
+                depth -= 1
+                return .none
+            })
+        (1...5).publisher.subscribe(subscriber)
+        #expect(values == [1, 2, 3, 4, 5])
+        #expect(maxDepth == 1)
+    }
+
+    @Test func cancelStopsDelivery() {
+        var subscription: (any Subscription)?
+        var values: [Int] = []
+        var completed = false
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription = $0; $0.request(.unlimited) },
+            receiveValue: { value in
+                values.append(value)
+                if value == 2 { subscription?.cancel() }
+                return .none
+            },
+            receiveCompletion: { _ in completed = true })
+        (1...5).publisher.subscribe(subscriber)
+        #expect(values == [1, 2])
+        #expect(!completed)
+    }
+
+    @Test func optionalElementsAreValues() {
+        var values: [Int?] = []
+        _ = [1, nil, 3].publisher.sink { values.append($0) }
+        #expect(values == [1, nil, 3])
+    }
+
+    @Test func bookExamples() {
+        var output: [String] = []
+        _ = ["one", "two", "red", "blue"].publisher.sink { output.append($0) }
+        #expect(output == ["one", "two", "red", "blue"])
+        var numbers: [Int] = []
+        _ = [1, 2, 3, 4].publisher.sink { numbers.append($0) }
+        #expect(numbers == [1, 2, 3, 4])
+    }
+
+    @Test func equatable() {
+        #expect([1, 2].publisher == [1, 2].publisher)
+        #expect(Publishers.Sequence<[Int], Never>(sequence: [1]).sequence == [1])
+    }
+}

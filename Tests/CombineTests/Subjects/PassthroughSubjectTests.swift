@@ -1,0 +1,210 @@
+import Combine
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite("PassthroughSubject")
+struct PassthroughSubjectTests {
+    @Test func fanOutHonoursEachSubscribersDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let unlimited = TrackingSubscriber<Int, Never>(initialDemand: .unlimited)
+        let two = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        let none = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        subject.subscribe(unlimited)
+        subject.subscribe(two)
+        subject.subscribe(none)
+        for value in 1...4 { subject.send(value) }
+        #expect(unlimited.values == [1, 2, 3, 4])
+        #expect(two.values == [1, 2])
+        #expect(none.values == [])
+        none.request(.max(1))
+        subject.send(5)
+        #expect(none.values == [5])
+        subject.send(completion: .finished)
+        #expect(unlimited.completions == [.finished])
+        #expect(two.completions == [.finished])
+        #expect(none.completions == [.finished])
+        #expect(unlimited.events.first == .subscription("PassthroughSubject"))
+    }
+
+    @Test func valuesWithoutSubscribersAreDropped() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(1)
+        var values: [Int] = []
+        let cancellable = subject.sink { values.append($0) }
+        subject.send(2)
+        #expect(values == [2])
+        cancellable.cancel()
+        subject.send(3)
+        #expect(values == [2])
+    }
+
+    @Test func completionIsReplayedAndNothingFollows() {
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.send(completion: .failure(TestError.boom))
+        subject.send(1)
+        subject.send(completion: .finished)
+        let late = TrackingSubscriber<Int, TestError>()
+        subject.subscribe(late)
+        #expect(late.events == [.subscription("Empty"), .completion(.failure(.boom))])
+    }
+
+    @Test func deliveryFollowsSubscriptionOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        var cancellables: [AnyCancellable] = []
+        for name in ["a", "b", "c", "d"] {
+            subject.sink { log.append("\(name)\($0)") }.store(in: &cancellables)
+        }
+        subject.send(1)
+        #expect(log == ["a1", "b1", "c1", "d1"])
+    }
+
+    @Test func reentrantSendIsQueuedNotNested() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        var depth = 0
+        let cancellable = subject.sink { value in
+            depth += 1
+            log.append("begin \(value) depth \(depth)")
+            if value < 3 { subject.send(value + 1) }
+            log.append("end \(value)")
+            depth -= 1
+        }
+        subject.send(1)
+        #expect(log == ["begin 1 depth 1", "end 1", "begin 2 depth 1", "end 2", "begin 3 depth 1", "end 3"])
+        _ = cancellable
+    }
+
+    @Test func concurrentSendLosesNothingAndNeverOverlaps() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let counter = CountingSubscriber()
+        subject.subscribe(counter)
+        let threads = 8
+        let perThread = 10_000
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<threads {
+                group.addTask {
+                    for value in 0..<perThread { subject.send(value) }
+                }
+            }
+        }
+        #expect(counter.count.load(ordering: .relaxed) == threads * perThread)
+        #expect(counter.overlaps.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func concurrentSubscribeSendCancel() async {
+        let subject = PassthroughSubject<Int, Never>()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<500 {
+                        let cancellable = subject.sink { _ in }
+                        cancellable.cancel()
+                    }
+                }
+                group.addTask {
+                    for value in 0..<5_000 { subject.send(value) }
+                }
+            }
+        }
+        subject.send(completion: .finished)
+    }
+
+    @Test func cancelledAndCompletedSubscriptionsAreReleased() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakCancelled: TrackingSubscriber<Int, Never>?
+        weak var weakCancelledSubscription: AnyObject?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            subject.subscribe(subscriber)
+            weakCancelled = subscriber
+            weakCancelledSubscription = subscriber.subscription as AnyObject?
+            subscriber.cancel()
+        }
+        #expect(weakCancelled == nil)
+        #expect(weakCancelledSubscription == nil)
+
+        weak var weakCompleted: TrackingSubscriber<Int, Never>?
+        weak var weakCompletedSubscription: AnyObject?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            subject.subscribe(subscriber)
+            weakCompleted = subscriber
+            weakCompletedSubscription = subscriber.subscription as AnyObject?
+        }
+        #expect(weakCompleted != nil)
+        subject.send(completion: .finished)
+        #expect(weakCompleted == nil)
+        #expect(weakCompletedSubscription == nil)
+    }
+
+    @Test func requestsUnlimitedFromUpstreamOnceThereIsDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = TestUpstream<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        #expect(upstream.calls == [])
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        subject.subscribe(subscriber)
+        #expect(upstream.calls == [])
+        subscriber.request(.max(1))
+        #expect(upstream.calls == [.request(.unlimited)])
+        upstream.send(7)
+        #expect(subscriber.values == [7])
+        connection.cancel()
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+    }
+
+    @Test func upstreamArrivingAfterDemandIsAskedAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let upstream = TestUpstream<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        #expect(upstream.calls == [.request(.unlimited)])
+        upstream.send(completion: .finished)
+        #expect(subscriber.completions == [.finished])
+        _ = connection
+    }
+
+    @Test func bookExampleSubscribeToSubject() {
+        // [1, 2, 3].publisher feeding a subject that has a sink.
+        let subject = PassthroughSubject<Int, Never>()
+        var values: [Int] = []
+        var finished = false
+        let sink = subject.sink(receiveCompletion: { _ in finished = true }, receiveValue: { values.append($0) })
+        let connection = [1, 2, 3].publisher.subscribe(subject)
+        #expect(values == [1, 2, 3])
+        #expect(finished)
+        _ = (sink, connection)
+    }
+}
+
+/// Counts values and detects overlapping calls with an in-flight counter.
+private final class CountingSubscriber: Subscriber, Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    let count = Atomic<Int>(0)
+    let inFlight = Atomic<Int>(0)
+    let overlaps = Atomic<Int>(0)
+
+    func receive(subscription: any Subscription) {
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        if inFlight.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
+            overlaps.add(1, ordering: .relaxed)
+        }
+        count.add(1, ordering: .relaxed)
+        inFlight.subtract(1, ordering: .acquiringAndReleasing)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+private enum TestError: Error, Equatable {
+    case boom
+}
