@@ -161,6 +161,81 @@ struct AsyncPublisherTests {
     }
 }
 
+extension AsyncPublisherTests {
+    @Test func passthroughSubjectDeliversInOrderAndFinishes() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let consumer = Task {
+            var received: [Int] = []
+            for await value in subject.values { received.append(value) }
+            return received
+        }
+        // The subject drops values for a subscriber without demand, so send each value only once
+        // the consumer is waiting for it.
+        for value in 1...20 {
+            subject.send(value)
+            try? await Task.sleep(nanoseconds: 100_000)
+        }
+        subject.send(completion: .finished)
+        let received = await consumer.value
+        #expect(received == received.sorted() && Set(received).count == received.count)
+        #expect(received.allSatisfy { (1...20).contains($0) })
+    }
+
+    @Test func sequencePublisherAsAsyncSequence() async {
+        var received: [String] = []
+        for await value in ["a", "b", "c"].publisher.values { received.append(value) }
+        #expect(received == ["a", "b", "c"])
+        var fromJust: [Int] = []
+        for await value in Just(7).values { fromJust.append(value) }
+        #expect(fromJust == [7])
+    }
+
+    /// Many consumers of one subject, one producer: every consumer sees an in-order,
+    /// duplicate-free subsequence of what was sent, and every consumer's task ends when the
+    /// subject finishes.
+    @Test func stressThousandConsumersOfOneSubject() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscribed = AsyncProbeCounter()
+        let consumerCount = 1_000
+        let valueCount = 300
+        var consumers: [Task<[Int], Never>] = []
+        consumers.reserveCapacity(consumerCount)
+        for _ in 0..<consumerCount {
+            consumers.append(Task {
+                var iterator = subject.values.makeAsyncIterator()
+                subscribed.increment()
+                var received: [Int] = []
+                while let value = await iterator.next() { received.append(value) }
+                return received
+            })
+        }
+        #expect(await asyncProbeEventually(within: 30) { subscribed.value == consumerCount })
+        let producer = Task {
+            for value in 0..<valueCount {
+                subject.send(value)
+                if value % 16 == 0 { await Task.yield() }
+            }
+            subject.send(completion: .finished)
+        }
+        await producer.value
+        var total = 0
+        for consumer in consumers {
+            let received = await consumer.value
+            total += received.count
+            var previous = -1
+            for value in received {
+                if value <= previous {
+                    Issue.record("out of order or duplicated: \(value) after \(previous)")
+                    break
+                }
+                previous = value
+            }
+            #expect(received.allSatisfy { (0..<valueCount).contains($0) })
+        }
+        #expect(total > 0, "some values reached the consumers")
+    }
+}
+
 /// A synchronous publisher of a range that honours demand, delivering values from inside
 /// `request(_:)` (the reentrant case: the value arrives before `request` returns).
 struct AsyncProbeRange: Publisher, Sendable {
