@@ -34,6 +34,7 @@ let package = Package(
     products: [
         .library(name: "Combine", targets: [combineTarget.name]),
         .library(name: "Tributary", targets: ["Tributary"]),
+        .library(name: "CombineTesting", targets: ["CombineTesting"]),
     ],
     targets: [
         combineTarget,
@@ -41,6 +42,12 @@ let package = Package(
         .target(
             name: "Tributary",
             dependencies: [combineDependency],
+            swiftSettings: strict
+        ),
+        // Virtual-time scheduler, recording subscriber and marble diagrams for testing Combine code.
+        .target(
+            name: "CombineTesting",
+            dependencies: [combineDependency, "Tributary"],
             swiftSettings: strict
         ),
         .target(
@@ -51,12 +58,17 @@ let package = Package(
         ),
         .testTarget(
             name: "CombineTests",
-            dependencies: [combineDependency, "TestSupport"],
+            dependencies: [combineDependency, "TestSupport", "CombineTesting"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "TributaryTests",
-            dependencies: [combineDependency, "Tributary", "TestSupport"],
+            dependencies: [combineDependency, "Tributary", "CombineTesting", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CombineTestingTests",
+            dependencies: [combineDependency, "CombineTesting", "Tributary", "TestSupport"],
             swiftSettings: strict
         ),
     ],
