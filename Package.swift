@@ -66,6 +66,13 @@ let package = Package(
             dependencies: [combineDependency, "Tributary", "CombineTesting", "TestSupport"],
             swiftSettings: strict
         ),
+        // Code as a user writes it in Swift 6 language mode, with complete strict concurrency
+        // checking: it must build without a single warning.
+        .testTarget(
+            name: "Swift6UserCodeTests",
+            dependencies: [combineDependency],
+            swiftSettings: strict + [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "CombineTestingTests",
             dependencies: [combineDependency, "CombineTesting", "Tributary", "TestSupport"],
