@@ -1,0 +1,240 @@
+/// A publisher that replays a fixed, recorded list of values and a completion to each subscriber.
+///
+/// Build it from arrays (``init(output:completion:)``), by recording step by step
+/// (``init(record:)``), or from a ``Recording``. Demand is honoured: values wait until requested,
+/// and the completion follows the last value at once. Records of `Codable` values are `Codable`,
+/// so a captured stream can be saved and replayed in tests.
+public struct Record<Output, Failure: Error>: Publisher {
+    /// The values and the completion that every subscriber receives.
+    public let recording: Recording
+
+    /// Makes a record by letting `record` add values and a completion to an empty recording.
+    @inlinable
+    public init(record: (inout Recording) -> Void) {
+        var recording = Recording()
+        record(&recording)
+        self.recording = recording
+    }
+
+    /// Makes a record that replays `recording`.
+    @inlinable
+    public init(recording: Recording) {
+        self.recording = recording
+    }
+
+    /// Makes a record of `output` followed by `completion`.
+    @inlinable
+    public init(output: [Output], completion: Subscribers.Completion<Failure>) {
+        self.recording = Recording(output: output, completion: completion)
+    }
+
+    /// Replays the recording to `subscriber`.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+        if recording.output.isEmpty {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: recording.completion)
+            return
+        }
+        subscriber.receive(subscription: Inner(recording: recording, downstream: subscriber))
+    }
+}
+
+extension Record {
+    /// A list of values followed by one completion, built by adding values and then a completion.
+    ///
+    /// Adding a value after the completion, or a second completion, is a programming error and
+    /// traps, as on Apple's platforms.
+    public struct Recording {
+        /// What the recording accepts as values.
+        public typealias Input = Output
+
+        @usableFromInline
+        var values: [Output]
+
+        @usableFromInline
+        var end: Subscribers.Completion<Failure>?
+
+        /// The recorded values.
+        public var output: [Output] { values }
+
+        /// The recorded completion; `.finished` while none has been added.
+        public var completion: Subscribers.Completion<Failure> { end ?? .finished }
+
+        /// An empty recording, ready for values.
+        @inlinable
+        public init() {
+            values = []
+            end = nil
+        }
+
+        /// A finished recording of `output` then `completion`.
+        @inlinable
+        public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
+            values = output
+            end = completion
+        }
+
+        /// Adds a value.
+        @inlinable
+        public mutating func receive(_ input: Input) {
+            if end != nil { APIViolation.unexpected("Record.Recording: a value was added after the completion.") }
+            values.append(input)
+        }
+
+        /// Adds the completion; nothing can be added after it.
+        @inlinable
+        public mutating func receive(completion: Subscribers.Completion<Failure>) {
+            if end != nil { APIViolation.unexpected("Record.Recording: a second completion was added.") }
+            end = completion
+        }
+    }
+}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    @usableFromInline
+    enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// Decodes a recording written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        values = try container.decode([Output].self, forKey: .output)
+        end = try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
+    }
+
+    /// Encodes the values and the completion.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(values, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+
+    /// Encodes the recording into `encoder`; the same as ``encode(to:)``.
+    public func encode(into encoder: any Encoder) throws {
+        try encode(to: encoder)
+    }
+}
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+    @usableFromInline
+    enum CodingKeys: String, CodingKey {
+        case recording
+    }
+
+    /// Decodes a record written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recording = try container.decode(Recording.self, forKey: .recording)
+    }
+
+    /// Encodes the recording.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recording, forKey: .recording)
+    }
+}
+
+extension Record {
+    /// The subscription: values as demanded, then the completion right after the last one.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline
+        struct State {
+            @usableFromInline var downstream: Downstream?
+            @usableFromInline var index = 0
+            @usableFromInline var demand = Subscribers.Demand.none
+            @usableFromInline var emitting = false
+
+            @inlinable
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
+        }
+
+        @usableFromInline
+        enum Step {
+            case value(Output, Downstream)
+            case complete(Downstream)
+            case idle
+        }
+
+        @usableFromInline
+        let recording: Recording
+
+        @usableFromInline
+        let state: LockedState<State>
+
+        @inlinable
+        init(recording: Recording, downstream: Downstream) {
+            self.recording = recording
+            state = LockedState(State(downstream: downstream))
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Record subscription request(_:)")
+            var extra = Subscribers.Demand.none
+            var first = true
+            while true {
+                let step = state.withLock { state -> Step in
+                    if first {
+                        guard state.downstream != nil else { return .idle }
+                        state.demand += demand
+                        if state.emitting { return .idle }
+                        state.emitting = true
+                        first = false
+                    }
+                    state.demand += extra
+                    guard let downstream = state.downstream else {
+                        state.emitting = false
+                        return .idle
+                    }
+                    if state.index >= recording.values.count {
+                        state.downstream = nil
+                        state.emitting = false
+                        return .complete(downstream)
+                    }
+                    guard state.demand > 0 else {
+                        state.emitting = false
+                        return .idle
+                    }
+                    state.demand -= 1
+                    defer { state.index += 1 }
+                    return .value(recording.values[state.index], downstream)
+                }
+                switch step {
+                case .idle:
+                    return
+                case .complete(let downstream):
+                    downstream.receive(completion: recording.completion)
+                    return
+                case .value(let value, let downstream):
+                    extra = downstream.receive(value)
+                }
+            }
+        }
+
+        @inlinable
+        func cancel() {
+            let released = state.withLock { state in
+                defer { state.downstream = nil }
+                return state.downstream
+            }
+            withExtendedLifetime(released) {}
+        }
+
+        @usableFromInline
+        var description: String { "Record" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: ["recording": recording]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

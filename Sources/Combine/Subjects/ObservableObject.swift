@@ -1,0 +1,106 @@
+/// A class whose changes can be observed as a whole: `objectWillChange` fires before any change.
+///
+/// Conform a class and mark its observable properties `@Published`; the default
+/// ``objectWillChange`` (an ``ObservableObjectPublisher``) then fires before any of them changes,
+/// private ones and those inherited from superclasses included. It says that something is about to
+/// change, not what. A class may instead provide its own `objectWillChange` publisher and send it
+/// by hand.
+public protocol ObservableObject: AnyObject {
+    /// The publisher type of ``objectWillChange``; ``ObservableObjectPublisher`` unless the class
+    /// chooses another.
+    associatedtype ObjectWillChangePublisher: Publisher = ObservableObjectPublisher
+    where Self.ObjectWillChangePublisher.Failure == Never
+
+    /// Emits before the object changes.
+    var objectWillChange: Self.ObjectWillChangePublisher { get }
+}
+
+extension ObservableObject where Self.ObjectWillChangePublisher == ObservableObjectPublisher {
+    /// The object's change publisher, shared by all its `@Published` properties: every access
+    /// returns the same instance.
+    ///
+    /// Found by reflection over the instance (including superclass properties): the publisher is
+    /// stored in the `@Published` properties' storage the first time it is asked for, so there is
+    /// no global table and nothing outlives the object. A class without `@Published` properties has
+    /// nothing to fire it, and gets a new, silent publisher on each access, as on Apple's platforms.
+    public var objectWillChange: ObservableObjectPublisher {
+        var fields: [any ObservableObjectPublishedField] = []
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            for child in current.children {
+                if let field = child.value as? any ObservableObjectPublishedField {
+                    fields.append(field)
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        guard let first = fields.first else { return ObservableObjectPublisher() }
+        let canonical = first.installedObjectWillChange ?? first.installObjectWillChange(ObservableObjectPublisher())
+        for field in fields.dropFirst() {
+            _ = field.installObjectWillChange(canonical)
+        }
+        return canonical
+    }
+}
+
+/// The publisher behind the default `objectWillChange`: it sends `Void` when ``send()`` is called,
+/// never fails and never completes.
+///
+/// Thread safety and delivery order are those of ``PassthroughSubject``.
+public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+    // @unchecked Sendable: the subscriber list is in `state`, guarded by its mutex.
+
+    /// It sends `Void`: only the fact of a change.
+    public typealias Output = Void
+
+    /// It never fails.
+    public typealias Failure = Never
+
+    @usableFromInline
+    let state = LockedState(ContiguousArray<SubjectConduit<Void, Never>>())
+
+    /// Makes a publisher with no subscribers.
+    @inlinable
+    public init() {}
+
+    /// Attaches `subscriber`; it receives a `Void` for each later ``send()`` while it has demand.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
+        let conduit = SubjectConduit<Void, Never>(name: "ObservableObjectPublisher", parent: self) { event in
+            switch event {
+            case .value:
+                return subscriber.receive(())
+            case .completion(let completion):
+                subscriber.receive(completion: completion)
+                return .none
+            }
+        }
+        state.withLock { $0.append(conduit) }
+        subscriber.receive(subscription: conduit)
+        conduit.subscriptionDelivered()
+    }
+
+    /// Tells the subscribers that the object is about to change.
+    @inlinable
+    public func send() {
+        for conduit in state.withLock({ $0 }) {
+            conduit.offer(())
+        }
+    }
+}
+
+extension ObservableObjectPublisher: SubjectConduitParent {
+    @usableFromInline
+    func conduitReceivedFirstDemand() -> Void? {
+        nil
+    }
+
+    @usableFromInline
+    func conduitCancelled(_ conduit: SubjectConduit<Void, Never>) {
+        state.withLock { conduits in
+            if let index = conduits.firstIndex(where: { $0 === conduit }) {
+                conduits.remove(at: index)
+            }
+        }
+    }
+}

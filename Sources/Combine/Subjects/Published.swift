@@ -1,0 +1,212 @@
+/// A property wrapper that makes a class property observable: `$property` is a publisher of its
+/// values.
+///
+/// Subscribing to `$property` delivers the current value first (on the subscriber's first demand),
+/// then every new value. New values are published in `willSet`: subscribers receive the new value
+/// while the property still holds the old one. In a class that conforms to ``ObservableObject``,
+/// each change also fires `objectWillChange` first.
+///
+/// `@Published` is only available on properties of classes, as on Apple's platforms.
+@propertyWrapper
+public struct Published<Value> {
+    @usableFromInline
+    var storage: Storage
+
+    /// Makes the property with its initial value; written by the compiler for
+    /// `@Published var x = value`.
+    @inlinable
+    public init(wrappedValue: Value) {
+        storage = Storage(wrappedValue)
+    }
+
+    /// Makes the property with its initial value. Prefer `@Published var x = value`.
+    @inlinable
+    public init(initialValue: Value) {
+        self.init(wrappedValue: initialValue)
+    }
+
+    /// Unavailable: `@Published` only works on class properties, through the enclosing instance.
+    @available(*, unavailable, message: "@Published is only available on properties of classes")
+    public var wrappedValue: Value {
+        get { fatalError("@Published is only available on properties of classes") }
+        set { fatalError("@Published is only available on properties of classes") }
+    }
+
+    /// The publisher of the property's values, `$property`. It is settable so that
+    /// `assign(to: &$property)` can attach a stream to it.
+    public var projectedValue: Publisher {
+        mutating get { Publisher(storage: storage) }
+        set { storage = newValue.storage }
+    }
+
+    /// Reads and writes the property of a class instance; writing publishes first.
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+    ) -> Value {
+        get { object[keyPath: storageKeyPath].storage.currentValue }
+        set { object[keyPath: storageKeyPath].storage.publish(newValue) }
+    }
+}
+
+extension Published {
+    /// The publisher of a `@Published` property, reached as `$property`.
+    ///
+    /// It never fails and never completes: it lives as long as the property does.
+    public struct Publisher: Combine.Publisher {
+        /// The property's type.
+        public typealias Output = Value
+
+        /// It never fails.
+        public typealias Failure = Never
+
+        @usableFromInline
+        let storage: Storage
+
+        @inlinable
+        init(storage: Storage) {
+            self.storage = storage
+        }
+
+        /// Attaches `subscriber`; it receives the current value on its first demand, then changes.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Value == S.Input, S.Failure == Never {
+            storage.receive(subscriber: subscriber)
+        }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Republishes every value through a `@Published` property: `publisher.assign(to: &$value)`.
+    ///
+    /// The subscription is owned by the property's storage and ends when the object that holds the
+    /// property is deallocated, so there is no `AnyCancellable` to keep and no retain cycle, even
+    /// when the publisher is derived from the same object.
+    @inlinable
+    public func assign(to published: inout Published<Output>.Publisher) {
+        let storage = published.storage
+        let sink = Subscribers.Sink<Output, Never>(
+            receiveCompletion: { _ in },
+            receiveValue: { [weak storage] value in storage?.publish(value) })
+        storage.keep(AnyCancellable(sink))
+        subscribe(sink)
+    }
+}
+
+extension Published {
+    /// The shared state behind one `@Published` property: the value, its subscribers, the
+    /// enclosing object's `objectWillChange` publisher once someone has asked for it, and the
+    /// subscriptions made by `assign(to:)`, which die with it.
+    @usableFromInline
+    final class Storage: SubjectConduitParent, @unchecked Sendable {
+        // @unchecked Sendable: all mutable state is in `state`, guarded by its mutex.
+        @usableFromInline typealias Output = Value
+        @usableFromInline typealias Failure = Never
+
+        @usableFromInline
+        struct State {
+            @usableFromInline var value: Value
+            @usableFromInline var conduits: ContiguousArray<SubjectConduit<Value, Never>> = []
+            @usableFromInline var objectWillChange: ObservableObjectPublisher?
+            @usableFromInline var assignments: [AnyCancellable] = []
+
+            @inlinable
+            init(value: Value) {
+                self.value = value
+            }
+        }
+
+        @usableFromInline
+        let state: LockedState<State>
+
+        @inlinable
+        init(_ value: Value) {
+            state = LockedState(State(value: value))
+        }
+
+        @usableFromInline
+        var currentValue: Value {
+            state.withLock { $0.value }
+        }
+
+        /// `objectWillChange` first, then the subscribers, then the stored value (willSet order).
+        @usableFromInline
+        func publish(_ value: Value) {
+            let (conduits, objectWillChange) = state.withLock { ($0.conduits, $0.objectWillChange) }
+            objectWillChange?.send()
+            for conduit in conduits {
+                conduit.offer(value)
+            }
+            state.withLock { $0.value = value }
+        }
+
+        @inlinable
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+            let conduit = SubjectConduit<Value, Never>(name: "PublishedSubject", parent: self) { event in
+                switch event {
+                case .value(let value):
+                    return subscriber.receive(value)
+                case .completion(let completion):
+                    subscriber.receive(completion: completion)
+                    return .none
+                }
+            }
+            state.withLock { $0.conduits.append(conduit) }
+            subscriber.receive(subscription: conduit)
+            conduit.subscriptionDelivered()
+        }
+
+        @usableFromInline
+        func keep(_ assignment: AnyCancellable) {
+            state.withLock { $0.assignments.append(assignment) }
+        }
+
+        /// Installs `candidate` as the enclosing object's `objectWillChange` unless one is
+        /// installed already; returns the one in place.
+        @usableFromInline
+        func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+            state.withLock { state in
+                if let existing = state.objectWillChange { return existing }
+                state.objectWillChange = candidate
+                return candidate
+            }
+        }
+
+        @usableFromInline
+        var installedObjectWillChange: ObservableObjectPublisher? {
+            state.withLock { $0.objectWillChange }
+        }
+
+        @usableFromInline
+        func conduitReceivedFirstDemand() -> Value? {
+            currentValue
+        }
+
+        @usableFromInline
+        func conduitCancelled(_ conduit: SubjectConduit<Value, Never>) {
+            state.withLock { state in
+                if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
+                    state.conduits.remove(at: index)
+                }
+            }
+        }
+    }
+}
+
+/// Lets the default `objectWillChange` find the `@Published` properties of an object, whatever
+/// their value types, by reflection.
+protocol ObservableObjectPublishedField {
+    func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher
+    var installedObjectWillChange: ObservableObjectPublisher? { get }
+}
+
+extension Published: ObservableObjectPublishedField {
+    func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+        storage.installObjectWillChange(candidate)
+    }
+
+    var installedObjectWillChange: ObservableObjectPublisher? {
+        storage.installedObjectWillChange
+    }
+}

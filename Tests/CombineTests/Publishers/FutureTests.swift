@@ -1,0 +1,90 @@
+import Combine
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Future")
+struct FutureTests {
+    private enum Problem: Error, Equatable { case failed }
+
+    @Test func bookExampleRunsOnceAndReplays() {
+        var log: [String] = []
+        func performSomeWork() -> Int {
+            log.append("Performing some work and returning a result")
+            return 5
+        }
+        let future = Future<Int, Error> { fulfill in
+            fulfill(.success(performSomeWork()))
+        }
+        log.append("Subscribing to future...")
+        let subscription1 = future.sink(
+            receiveCompletion: { _ in log.append("subscription1 completed") },
+            receiveValue: { log.append("subscription1 received: '\($0)'") })
+        let subscription2 = future.sink(
+            receiveCompletion: { _ in log.append("subscription2 completed") },
+            receiveValue: { log.append("subscription2 received: '\($0)'") })
+        #expect(log == [
+            "Performing some work and returning a result",
+            "Subscribing to future...",
+            "subscription1 received: '5'",
+            "subscription1 completed",
+            "subscription2 received: '5'",
+            "subscription2 completed",
+        ])
+        _ = (subscription1, subscription2)
+    }
+
+    @Test func deliversLaterResultToWaitingSubscribersHonouringDemand() {
+        var promise: Future<Int, Never>.Promise?
+        var runs = 0
+        let future = Future<Int, Never> { runs += 1; promise = $0 }
+        let eager = TrackingSubscriber<Int, Never>()
+        let lazy = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        future.subscribe(eager)
+        future.subscribe(lazy)
+        #expect(eager.values.isEmpty)
+        promise?(.success(3))
+        promise?(.success(4))
+        #expect(eager.events == [.subscription("Future"), .value(3), .completion(.finished)])
+        #expect(lazy.events == [.subscription("Future")])
+        lazy.request(.max(1))
+        #expect(lazy.events == [.subscription("Future"), .value(3), .completion(.finished)])
+        #expect(runs == 1)
+    }
+
+    @Test func failureIgnoresDemand() {
+        let future = Future<Int, Problem> { $0(.failure(.failed)) }
+        let subscriber = TrackingSubscriber<Int, Problem>(initialDemand: nil)
+        future.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Future"), .completion(.failure(.failed))])
+    }
+
+    @Test func cancelledSubscriberIsReleased() {
+        var promise: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { promise = $0 }
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            future.subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber == nil)
+        promise?(.success(1))
+    }
+
+    @Test func fulfilledFromAnotherThread() async {
+        let future = Future<Int, Never> { promise in
+            nonisolated(unsafe) let fulfill = promise
+            DispatchQueue.global().async { fulfill(.success(9)) }
+        }
+        let value = await withCheckedContinuation { continuation in
+            var cancellable: AnyCancellable?
+            cancellable = future.sink { value in
+                continuation.resume(returning: value)
+                _ = cancellable
+            }
+        }
+        #expect(value == 9)
+    }
+}

@@ -1,0 +1,47 @@
+import Combine
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Record")
+struct RecordTests {
+    private enum Problem: Error, Codable, Equatable { case failed }
+
+    @Test func replaysHonouringDemand() {
+        let record = Record<Int, Problem>(output: [1, 2, 3], completion: .failure(.failed))
+        let subscriber = TrackingSubscriber<Int, Problem>(initialDemand: .max(2))
+        record.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Record"), .value(1), .value(2)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Record"), .value(1), .value(2), .value(3), .completion(.failure(.failed))])
+    }
+
+    @Test func recordsStepByStep() {
+        let record = Record<String, Never> { recording in
+            recording.receive("a")
+            recording.receive("b")
+            recording.receive(completion: .finished)
+        }
+        #expect(record.recording.output == ["a", "b"])
+        #expect(record.recording.completion == .finished)
+        var values: [String] = []
+        _ = record.sink { values.append($0) }
+        #expect(values == ["a", "b"])
+        let again = Record(recording: record.recording)
+        #expect(again.recording.output == ["a", "b"])
+    }
+
+    @Test func emptyRecordCompletesAtOnce() {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        Record<Int, Never>(output: [], completion: .finished).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Empty"), .completion(.finished)])
+    }
+
+    @Test func codableRoundTrip() throws {
+        let record = Record<Int, Problem>(output: [1, 2], completion: .failure(.failed))
+        let data = try JSONEncoder().encode(record)
+        let decoded = try JSONDecoder().decode(Record<Int, Problem>.self, from: data)
+        #expect(decoded.recording.output == [1, 2])
+        #expect(decoded.recording.completion == .failure(.failed))
+    }
+}
