@@ -53,8 +53,10 @@ extension Publisher {
 
 extension Publishers.CollectByTime {
     /// CollectByTime's bookkeeping, free of side effects.
-    struct Machine {
+    struct Machine<Downstream> {
         let maxCount: Int?
+        /// Released when the stream ends, so nothing outlives the subscription.
+        var downstream: Downstream?
         var upstream: SubscriptionStatus = .awaitingSubscription
         var demand: Subscribers.Demand = .none
         var buffer: [Upstream.Output] = []
@@ -81,27 +83,31 @@ extension Publishers.CollectByTime {
         }
 
         /// The group to publish now, if there is one and the subscriber wants it.
-        mutating func takeGroup() -> [Upstream.Output]? {
-            guard !done, !buffer.isEmpty, demand > .none else { return nil }
+        mutating func takeGroup() -> (Downstream, [Upstream.Output])? {
+            guard !done, !buffer.isEmpty, demand > .none, let downstream else { return nil }
             demand -= 1
             defer { buffer = [] }
-            return buffer
+            return (downstream, buffer)
         }
 
         /// After the upstream completed: the last group (if wanted) and the completion.
-        mutating func takeFinal() -> ([Upstream.Output]?, Subscribers.Completion<Failure>, (any Cancellable)?)? {
-            guard !done, let completion else { return nil }
+        mutating func takeFinal() -> (
+            Downstream, [Upstream.Output]?, Subscribers.Completion<Failure>, (any Cancellable)?
+        )? {
+            guard !done, let completion, let downstream else { return nil }
             done = true
+            self.downstream = nil
             var group: [Upstream.Output]?
             if case .finished = completion, !buffer.isEmpty, demand > .none { group = buffer }
             buffer = []
             defer { timer = nil }
-            return (group, completion, timer)
+            return (downstream, group, completion, timer)
         }
 
         mutating func cancelled() -> ((any Subscription)?, (any Cancellable)?) {
             done = true
             buffer = []
+            downstream = nil
             defer { timer = nil }
             return (upstream.terminate(), timer)
         }
@@ -113,15 +119,13 @@ extension Publishers.CollectByTime {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
         let scheduler: Context
         let interval: Context.SchedulerTimeType.Stride
         let maxCount: Int?
         let options: Context.SchedulerOptions?
-        let state: LockedState<Machine>
+        let state: LockedState<Machine<Downstream>>
 
         init(downstream: Downstream, publisher: Publishers.CollectByTime<Upstream, Context>) {
-            self.downstream = downstream
             switch publisher.strategy {
             case .byTime(let scheduler, let interval):
                 self.scheduler = scheduler
@@ -133,7 +137,7 @@ extension Publishers.CollectByTime {
                 maxCount = max(1, count)
             }
             options = publisher.options
-            state = LockedState(Machine(maxCount: maxCount))
+            state = LockedState(Machine(maxCount: maxCount, downstream: downstream))
         }
 
         private func startTimer(generation: UInt64) {
@@ -154,26 +158,26 @@ extension Publishers.CollectByTime {
         }
 
         private func tick(_ generation: UInt64) {
-            let group = state.withLock { state -> [Upstream.Output]? in
+            let group = state.withLock { state -> (Downstream, [Upstream.Output])? in
                 guard state.timerGeneration == generation else { return nil }
                 return state.takeGroup()
             }
-            if let group { send(group) }
+            if let (downstream, group) = group { send(group, to: downstream) }
         }
 
-        private func send(_ group: [Upstream.Output]) {
+        private func send(_ group: [Upstream.Output], to downstream: Downstream) {
             let more = downstream.receive(group)
             guard more > .none else { return }
             request(more)
         }
 
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { state -> Bool in
-                guard case .awaitingSubscription = state.upstream, !state.done else { return false }
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream, !state.done else { return nil }
                 state.upstream = .subscribed(subscription)
-                return true
+                return state.downstream
             }
-            guard accepted else {
+            guard let downstream else {
                 subscription.cancel()
                 return
             }
@@ -187,7 +191,7 @@ extension Publishers.CollectByTime {
             }
             old?.cancel()
             scheduler.schedule(options: options) { [self] in
-                if let group = state.withLock({ $0.takeGroup() }) { send(group) }
+                if let (downstream, group) = state.withLock({ $0.takeGroup() }) { send(group, to: downstream) }
             }
             startTimer(generation: generation)
             return .none
@@ -202,7 +206,7 @@ extension Publishers.CollectByTime {
             }
             guard live else { return }
             scheduler.schedule(options: options) { [self] in
-                guard let (group, completion, timer) = state.withLock({ $0.takeFinal() }) else { return }
+                guard let (downstream, group, completion, timer) = state.withLock({ $0.takeFinal() }) else { return }
                 timer?.cancel()
                 if let group { _ = downstream.receive(group) }
                 downstream.receive(completion: completion)

@@ -55,8 +55,10 @@ extension Publisher {
 extension Publishers.Debounce {
     /// Debounce's bookkeeping, free of side effects: each event returns what to do once the lock
     /// is released.
-    struct Machine {
+    struct Machine<Downstream> {
         var upstream: SubscriptionStatus = .awaitingSubscription
+        /// Released when the stream ends, so nothing outlives the subscription.
+        var downstream: Downstream?
         var demand: Subscribers.Demand = .none
         /// The latest value and the generation it belongs to; a timer only fires its own generation.
         var pending: Output?
@@ -69,10 +71,14 @@ extension Publishers.Debounce {
             case startTimer(generation: UInt64)
         }
 
-        mutating func subscribed(_ subscription: any Subscription) -> Bool {
-            guard case .awaitingSubscription = upstream, !finished else { return false }
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+
+        mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
+            guard case .awaitingSubscription = upstream, !finished else { return nil }
             upstream = .subscribed(subscription)
-            return true
+            return downstream
         }
 
         mutating func received(_ value: Output) -> ValueAction {
@@ -83,12 +89,12 @@ extension Publishers.Debounce {
         }
 
         /// The value to send when the timer of `fired` ends, if it is still current and wanted.
-        mutating func timerEnded(_ fired: UInt64) -> Output? {
-            guard fired == generation, !finished, let value = pending else { return nil }
+        mutating func timerEnded(_ fired: UInt64) -> (Downstream, Output)? {
+            guard fired == generation, !finished, let value = pending, let downstream else { return nil }
             pending = nil
             guard demand > .none else { return nil }
             demand -= 1
-            return value
+            return (downstream, value)
         }
 
         /// Upstream completed: drop the waiting value; the caller schedules the completion.
@@ -101,15 +107,17 @@ extension Publishers.Debounce {
         }
 
         /// Whether the completion may still be delivered (not cancelled meanwhile).
-        mutating func deliverCompletion() -> Bool {
-            guard !finished else { return false }
+        mutating func deliverCompletion() -> Downstream? {
+            guard !finished else { return nil }
             finished = true
-            return true
+            defer { downstream = nil }
+            return downstream
         }
 
         mutating func cancelled() -> (any Subscription)? {
             finished = true
             pending = nil
+            downstream = nil
             return upstream.terminate()
         }
     }
@@ -120,21 +128,20 @@ extension Publishers.Debounce {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
         let dueTime: Context.SchedulerTimeType.Stride
         let scheduler: Context
         let options: Context.SchedulerOptions?
-        let state = LockedState(Machine())
+        let state: LockedState<Machine<Downstream>>
 
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
-            self.downstream = downstream
+            state = LockedState(Machine(downstream: downstream))
             dueTime = publisher.dueTime
             scheduler = publisher.scheduler
             options = publisher.options
         }
 
         func receive(subscription: any Subscription) {
-            guard state.withLock({ $0.subscribed(subscription) }) else {
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -149,7 +156,7 @@ extension Publishers.Debounce {
                 tolerance: scheduler.minimumTolerance,
                 options: options
             ) { [self] in
-                guard let value = state.withLock({ $0.timerEnded(generation) }) else { return }
+                guard let (downstream, value) = state.withLock({ $0.timerEnded(generation) }) else { return }
                 let more = downstream.receive(value)
                 if more > .none { state.withLock { $0.demand += more } }
             }
@@ -159,8 +166,7 @@ extension Publishers.Debounce {
         func receive(completion: Subscribers.Completion<Failure>) {
             guard state.withLock({ $0.upstreamCompleted() }) else { return }
             scheduler.schedule(options: options) { [self] in
-                guard state.withLock({ $0.deliverCompletion() }) else { return }
-                downstream.receive(completion: completion)
+                state.withLock { $0.deliverCompletion() }?.receive(completion: completion)
             }
         }
 

@@ -59,15 +59,21 @@ extension Publisher {
 }
 
 extension Publishers.Delay {
-    struct Machine {
+    struct Machine<Downstream> {
         var upstream: SubscriptionStatus = .awaitingSubscription
-        /// Set by `cancel()`: deliveries already scheduled are dropped.
-        var cancelled = false
+        /// Cleared by `cancel()` (deliveries already scheduled are then dropped) and after the
+        /// completion, so nothing outlives the subscription.
+        var downstream: Downstream?
 
-        mutating func subscribed(_ subscription: any Subscription) -> Bool {
-            guard case .awaitingSubscription = upstream, !cancelled else { return false }
+        mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
+            guard case .awaitingSubscription = upstream else { return nil }
             upstream = .subscribed(subscription)
-            return true
+            return downstream
+        }
+
+        mutating func takeDownstream() -> Downstream? {
+            defer { downstream = nil }
+            return downstream
         }
     }
 
@@ -77,15 +83,14 @@ extension Publishers.Delay {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
         let interval: Context.SchedulerTimeType.Stride
         let tolerance: Context.SchedulerTimeType.Stride
         let scheduler: Context
         let options: Context.SchedulerOptions?
-        let state = LockedState(Machine())
+        let state: LockedState<Machine<Downstream>>
 
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-            self.downstream = downstream
+            state = LockedState(Machine(downstream: downstream))
             interval = publisher.interval
             tolerance = publisher.tolerance
             scheduler = publisher.scheduler
@@ -93,7 +98,7 @@ extension Publishers.Delay {
         }
 
         func receive(subscription: any Subscription) {
-            guard state.withLock({ $0.subscribed(subscription) }) else {
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -111,7 +116,7 @@ extension Publishers.Delay {
         func receive(_ input: Input) -> Subscribers.Demand {
             guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
             later { [self] in
-                guard !state.withLock({ $0.cancelled }) else { return }
+                guard let downstream = state.withLock({ $0.downstream }) else { return }
                 let more = downstream.receive(input)
                 guard more > .none else { return }
                 state.withLock { $0.upstream.subscription }?.request(more)
@@ -122,8 +127,7 @@ extension Publishers.Delay {
         func receive(completion: Subscribers.Completion<Failure>) {
             guard state.withLock({ $0.upstream.terminate() }) != nil else { return }
             later { [self] in
-                guard !state.withLock({ $0.cancelled }) else { return }
-                downstream.receive(completion: completion)
+                state.withLock { $0.takeDownstream() }?.receive(completion: completion)
             }
         }
 
@@ -134,7 +138,7 @@ extension Publishers.Delay {
 
         func cancel() {
             state.withLock { state -> (any Subscription)? in
-                state.cancelled = true
+                state.downstream = nil
                 return state.upstream.terminate()
             }?.cancel()
         }

@@ -38,9 +38,16 @@ extension Publisher {
 }
 
 extension Publishers.MeasureInterval {
-    struct Machine {
+    struct Machine<Downstream> {
         var upstream: SubscriptionStatus = .awaitingSubscription
         var last: Context.SchedulerTimeType?
+        /// Released when the stream ends, so nothing outlives the subscription.
+        var downstream: Downstream?
+
+        mutating func terminate() -> (Downstream?, (any Subscription)?) {
+            defer { downstream = nil }
+            return (downstream, upstream.terminate())
+        }
     }
 
     fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
@@ -49,24 +56,23 @@ extension Publishers.MeasureInterval {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
         let scheduler: Context
-        let state = LockedState(Machine())
+        let state: LockedState<Machine<Downstream>>
 
         init(downstream: Downstream, scheduler: Context) {
-            self.downstream = downstream
+            state = LockedState(Machine(downstream: downstream))
             self.scheduler = scheduler
         }
 
         func receive(subscription: any Subscription) {
             let now = scheduler.now
-            let accepted = state.withLock { state -> Bool in
-                guard case .awaitingSubscription = state.upstream else { return false }
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream else { return nil }
                 state.upstream = .subscribed(subscription)
                 state.last = now
-                return true
+                return state.downstream
             }
-            guard accepted else {
+            guard let downstream else {
                 subscription.cancel()
                 return
             }
@@ -75,18 +81,20 @@ extension Publishers.MeasureInterval {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             let now = scheduler.now
-            let elapsed = state.withLock { state -> Context.SchedulerTimeType.Stride? in
-                guard state.upstream.subscription != nil, let last = state.last else { return nil }
+            let step = state.withLock { state -> (Downstream, Context.SchedulerTimeType.Stride)? in
+                guard state.upstream.subscription != nil, let last = state.last, let downstream = state.downstream
+                else { return nil }
                 state.last = now
-                return last.distance(to: now)
+                return (downstream, last.distance(to: now))
             }
-            guard let elapsed else { return .none }
+            guard let (downstream, elapsed) = step else { return .none }
             return downstream.receive(elapsed)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            guard state.withLock({ $0.upstream.terminate() }) != nil else { return }
-            downstream.receive(completion: completion)
+            let (downstream, upstream) = state.withLock { $0.terminate() }
+            guard upstream != nil else { return }
+            downstream?.receive(completion: completion)
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -95,7 +103,7 @@ extension Publishers.MeasureInterval {
         }
 
         func cancel() {
-            state.withLock { $0.upstream.terminate() }?.cancel()
+            state.withLock { $0.terminate() }.1?.cancel()
         }
 
         var description: String { "MeasureInterval" }

@@ -50,28 +50,27 @@ extension Publishers.ReceiveOn {
 
         struct State {
             var upstream: SubscriptionStatus = .awaitingSubscription
-            /// Set by `cancel()`: deliveries already scheduled are dropped.
-            var cancelled = false
+            /// Released on cancel and after the completion, so nothing outlives the subscription.
+            var downstream: Downstream?
         }
 
-        let downstream: Downstream
         let scheduler: Context
         let options: Context.SchedulerOptions?
-        let state = LockedState(State())
+        let state: LockedState<State>
 
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            self.downstream = downstream
+            state = LockedState(State(downstream: downstream))
             self.scheduler = scheduler
             self.options = options
         }
 
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { state -> Bool in
-                guard case .awaitingSubscription = state.upstream, !state.cancelled else { return false }
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream, state.downstream != nil else { return nil }
                 state.upstream = .subscribed(subscription)
-                return true
+                return state.downstream
             }
-            guard accepted else {
+            guard let downstream else {
                 subscription.cancel()
                 return
             }
@@ -81,7 +80,7 @@ extension Publishers.ReceiveOn {
         func receive(_ input: Input) -> Subscribers.Demand {
             guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
             scheduler.schedule(options: options) { [self] in
-                guard !state.withLock({ $0.cancelled }) else { return }
+                guard let downstream = state.withLock({ $0.downstream }) else { return }
                 let more = downstream.receive(input)
                 guard more > .none else { return }
                 state.withLock { $0.upstream.subscription }?.request(more)
@@ -98,8 +97,11 @@ extension Publishers.ReceiveOn {
             }
             guard live else { return }
             scheduler.schedule(options: options) { [self] in
-                guard !state.withLock({ $0.cancelled }) else { return }
-                downstream.receive(completion: completion)
+                let downstream = state.withLock { state -> Downstream? in
+                    defer { state.downstream = nil }
+                    return state.downstream
+                }
+                downstream?.receive(completion: completion)
             }
         }
 
@@ -110,7 +112,7 @@ extension Publishers.ReceiveOn {
 
         func cancel() {
             let upstream = state.withLock { state -> (any Subscription)? in
-                state.cancelled = true
+                state.downstream = nil
                 return state.upstream.terminate()
             }
             upstream?.cancel()

@@ -51,24 +51,34 @@ extension Publishers.SubscribeOn {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
+        struct State {
+            var upstream: SubscriptionStatus = .awaitingSubscription
+            /// Released on cancel and completion.
+            var downstream: Downstream?
+
+            mutating func terminate() -> (any Subscription)? {
+                downstream = nil
+                return upstream.terminate()
+            }
+        }
+
         let scheduler: Context
         let options: Context.SchedulerOptions?
-        let state = LockedState(SubscriptionStatus.awaitingSubscription)
+        let state: LockedState<State>
 
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            self.downstream = downstream
+            state = LockedState(State(downstream: downstream))
             self.scheduler = scheduler
             self.options = options
         }
 
         func receive(subscription: any Subscription) {
-            let accepted = state.withLock { status -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream else { return nil }
+                state.upstream = .subscribed(subscription)
+                return state.downstream
             }
-            guard accepted else {
+            guard let downstream else {
                 subscription.cancel()
                 return
             }
@@ -76,18 +86,24 @@ extension Publishers.SubscribeOn {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard state.withLock({ $0.subscription != nil }) else { return .none }
+            guard let downstream = state.withLock({ $0.upstream.subscription == nil ? nil : $0.downstream }) else {
+                return .none
+            }
             return downstream.receive(input)
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            guard state.withLock({ $0.terminate() }) != nil else { return }
-            downstream.receive(completion: completion)
+            let downstream = state.withLock { state -> Downstream? in
+                guard state.upstream.subscription != nil else { return nil }
+                defer { _ = state.terminate() }
+                return state.downstream
+            }
+            downstream?.receive(completion: completion)
         }
 
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on subscribe(on:)")
-            guard let upstream = state.withLock({ $0.subscription }) else { return }
+            guard let upstream = state.withLock({ $0.upstream.subscription }) else { return }
             scheduler.schedule(options: options) {
                 upstream.request(demand)
             }

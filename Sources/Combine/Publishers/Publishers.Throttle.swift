@@ -56,8 +56,10 @@ extension Publisher {
 
 extension Publishers.Throttle {
     /// Throttle's bookkeeping, free of side effects.
-    struct Machine {
+    struct Machine<Downstream> {
         let latest: Bool
+        /// Released when the stream ends, so nothing outlives the subscription.
+        var downstream: Downstream?
         let interval: Context.SchedulerTimeType.Stride
         var upstream: SubscriptionStatus = .awaitingSubscription
         var demand: Subscribers.Demand = .none
@@ -72,7 +74,8 @@ extension Publishers.Throttle {
         /// Nothing more goes downstream.
         var done = false
 
-        init(latest: Bool, interval: Context.SchedulerTimeType.Stride) {
+        init(latest: Bool, interval: Context.SchedulerTimeType.Stride, downstream: Downstream) {
+            self.downstream = downstream
             self.latest = latest
             self.interval = interval
         }
@@ -83,10 +86,10 @@ extension Publishers.Throttle {
             case at(Context.SchedulerTimeType)
         }
 
-        mutating func subscribed(_ subscription: any Subscription) -> Bool {
-            guard case .awaitingSubscription = upstream, !done else { return false }
+        mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
+            guard case .awaitingSubscription = upstream, !done else { return nil }
             upstream = .subscribed(subscription)
-            return true
+            return downstream
         }
 
         mutating func received(_ value: Output, now: Context.SchedulerTimeType) -> Schedule {
@@ -101,9 +104,11 @@ extension Publishers.Throttle {
         }
 
         /// At an emission: the value to publish (if any and wanted) and the completion to send after.
-        mutating func emit(now: Context.SchedulerTimeType) -> (Output?, Subscribers.Completion<Failure>?) {
+        mutating func emit(
+            now: Context.SchedulerTimeType
+        ) -> (Downstream, Output?, Subscribers.Completion<Failure>?)? {
             emissionScheduled = false
-            guard !done else { return (nil, nil) }
+            guard !done, let downstream else { return nil }
             var value: Output?
             if let held {
                 self.held = nil
@@ -115,9 +120,10 @@ extension Publishers.Throttle {
             }
             if let completion {
                 done = true
-                return (value, completion)
+                self.downstream = nil
+                return (downstream, value, completion)
             }
-            return (value, nil)
+            return (downstream, value, nil)
         }
 
         mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Bool {
@@ -133,6 +139,7 @@ extension Publishers.Throttle {
         mutating func cancelled() -> (any Subscription)? {
             done = true
             held = nil
+            downstream = nil
             return upstream.terminate()
         }
     }
@@ -143,18 +150,16 @@ extension Publishers.Throttle {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
         let scheduler: Context
-        let state: LockedState<Machine>
+        let state: LockedState<Machine<Downstream>>
 
         init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
-            self.downstream = downstream
             scheduler = publisher.scheduler
-            state = LockedState(Machine(latest: publisher.latest, interval: publisher.interval))
+            state = LockedState(Machine(latest: publisher.latest, interval: publisher.interval, downstream: downstream))
         }
 
         func receive(subscription: any Subscription) {
-            guard state.withLock({ $0.subscribed(subscription) }) else {
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -177,7 +182,7 @@ extension Publishers.Throttle {
 
         private func emit() {
             let now = scheduler.now
-            let (value, completion) = state.withLock { $0.emit(now: now) }
+            guard let (downstream, value, completion) = state.withLock({ $0.emit(now: now) }) else { return }
             if let value {
                 let more = downstream.receive(value)
                 if more > .none { state.withLock { $0.demand += more } }

@@ -57,8 +57,10 @@ extension Publisher {
 
 extension Publishers.Timeout {
     /// Timeout's bookkeeping, free of side effects.
-    struct Machine {
+    struct Machine<Downstream> {
         var upstream: SubscriptionStatus = .awaitingSubscription
+        /// Released when the stream ends, so nothing outlives the subscription.
+        var downstream: Downstream?
         /// Which timer is current; older timers that fire are ignored.
         var generation: UInt64 = 0
         /// Nothing more goes downstream (timed out, completed or cancelled).
@@ -66,11 +68,11 @@ extension Publishers.Timeout {
         /// The upstream completed; its completion is on its way through the scheduler.
         var upstreamCompleted = false
 
-        mutating func subscribed(_ subscription: any Subscription) -> UInt64? {
-            guard case .awaitingSubscription = upstream, !done else { return nil }
+        mutating func subscribed(_ subscription: any Subscription) -> (Downstream, UInt64)? {
+            guard case .awaitingSubscription = upstream, !done, let downstream else { return nil }
             upstream = .subscribed(subscription)
             generation &+= 1
-            return generation
+            return (downstream, generation)
         }
 
         mutating func received() -> UInt64? {
@@ -79,11 +81,13 @@ extension Publishers.Timeout {
             return generation
         }
 
-        /// When the timer of `fired` runs out: the subscription to cancel, if this is a timeout.
-        mutating func timerEnded(_ fired: UInt64) -> (any Subscription)?? {
-            guard fired == generation, !done, !upstreamCompleted else { return nil }
+        /// When the timer of `fired` runs out: if this is a timeout, the subscriber to notify and
+        /// the subscription to cancel.
+        mutating func timerEnded(_ fired: UInt64) -> (Downstream, (any Subscription)?)? {
+            guard fired == generation, !done, !upstreamCompleted, let downstream else { return nil }
             done = true
-            return .some(upstream.terminate())
+            self.downstream = nil
+            return (downstream, upstream.terminate())
         }
 
         mutating func completed() -> Bool {
@@ -93,14 +97,16 @@ extension Publishers.Timeout {
             return true
         }
 
-        mutating func deliverCompletion() -> Bool {
-            guard !done else { return false }
+        mutating func deliverCompletion() -> Downstream? {
+            guard !done else { return nil }
             done = true
-            return true
+            defer { downstream = nil }
+            return downstream
         }
 
         mutating func cancelled() -> (any Subscription)? {
             done = true
+            downstream = nil
             return upstream.terminate()
         }
     }
@@ -111,15 +117,14 @@ extension Publishers.Timeout {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        let downstream: Downstream
         let interval: Context.SchedulerTimeType.Stride
         let scheduler: Context
         let options: Context.SchedulerOptions?
         let customError: (() -> Failure)?
-        let state = LockedState(Machine())
+        let state: LockedState<Machine<Downstream>>
 
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
-            self.downstream = downstream
+            state = LockedState(Machine(downstream: downstream))
             interval = publisher.interval
             scheduler = publisher.scheduler
             options = publisher.options
@@ -132,7 +137,7 @@ extension Publishers.Timeout {
                 tolerance: scheduler.minimumTolerance,
                 options: options
             ) { [self] in
-                guard case .some(let upstream) = state.withLock({ $0.timerEnded(generation) }) else { return }
+                guard let (downstream, upstream) = state.withLock({ $0.timerEnded(generation) }) else { return }
                 upstream?.cancel()
                 if let customError {
                     downstream.receive(completion: .failure(customError()))
@@ -143,7 +148,7 @@ extension Publishers.Timeout {
         }
 
         func receive(subscription: any Subscription) {
-            guard let generation = state.withLock({ $0.subscribed(subscription) }) else {
+            guard let (downstream, generation) = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -154,7 +159,7 @@ extension Publishers.Timeout {
         func receive(_ input: Input) -> Subscribers.Demand {
             guard let generation = state.withLock({ $0.received() }) else { return .none }
             scheduler.schedule(options: options) { [self] in
-                guard !state.withLock({ $0.done }) else { return }
+                guard let downstream = state.withLock({ $0.done ? nil : $0.downstream }) else { return }
                 let more = downstream.receive(input)
                 guard more > .none else { return }
                 state.withLock { $0.upstream.subscription }?.request(more)
@@ -166,8 +171,7 @@ extension Publishers.Timeout {
         func receive(completion: Subscribers.Completion<Failure>) {
             guard state.withLock({ $0.completed() }) else { return }
             scheduler.schedule(options: options) { [self] in
-                guard state.withLock({ $0.deliverCompletion() }) else { return }
-                downstream.receive(completion: completion)
+                state.withLock { $0.deliverCompletion() }?.receive(completion: completion)
             }
         }
 
