@@ -80,8 +80,15 @@ let package = Package(
         ),
         .testTarget(
             name: "TributaryTests",
-            dependencies: [combineDependency, "Tributary", "CombineTesting"],
+            dependencies: [combineDependency, "Tributary", "CombineTesting", "TestSupport"],
             swiftSettings: strict
+        ),
+        // Code as a user writes it in Swift 6 language mode, with complete strict concurrency
+        // checking: it must build without a single warning.
+        .testTarget(
+            name: "Swift6UserCodeTests",
+            dependencies: [combineDependency],
+            swiftSettings: strict + [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "CombineTestingTests",
