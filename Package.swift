@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ExamplesCatalogue", combineDependency],
+            dependencies: ["ExamplesCatalogue", combineDependency, "CombineTesting"],
             swiftSettings: strict
         ),
 
