@@ -42,10 +42,24 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @usableFromInline
     typealias Deliver = (Event) -> Subscribers.Demand
 
+    /// Holds the delivery closure. The state hands the subscriber out of the lock as this class
+    /// reference rather than as a bare closure: a closure returned through the generic `withLock`
+    /// would be re-abstracted, which allocates a thunk on every value.
+    @usableFromInline
+    final class Downstream {
+        @usableFromInline
+        let deliver: Deliver
+
+        @inlinable
+        init(_ deliver: @escaping Deliver) {
+            self.deliver = deliver
+        }
+    }
+
     @usableFromInline
     struct State {
         /// The subscriber; `nil` once completed or cancelled, which releases it.
-        @usableFromInline var downstream: Deliver?
+        @usableFromInline var downstream: Downstream?
         @usableFromInline var parent: (any SubjectConduitParent<Output, Failure>)?
         @usableFromInline var demand: Subscribers.Demand = .none
         /// A thread is inside the subscriber (or owns the right to call it).
@@ -59,7 +73,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         @usableFromInline var pendingHead = 0
 
         @inlinable
-        init(downstream: @escaping Deliver, parent: any SubjectConduitParent<Output, Failure>) {
+        init(downstream: Downstream, parent: any SubjectConduitParent<Output, Failure>) {
             self.downstream = downstream
             self.parent = parent
             // The subscribing thread owns delivery until the subscriber has its subscription, so
@@ -95,7 +109,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     init(name: StaticString, parent: any SubjectConduitParent<Output, Failure>, downstream: @escaping Deliver) {
         self.name = name
-        self.state = LockedState(State(downstream: downstream, parent: parent))
+        self.state = LockedState(State(downstream: Downstream(downstream), parent: parent))
     }
 
     /// Ends the subscribing thread's turn: call right after `receive(subscription:)` returned.
@@ -113,8 +127,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// subscriber has no outstanding demand.
     @inlinable
     func offer(_ value: Output) {
-        let deliver = state.withLock { state -> Deliver? in
-            guard state.accepting, state.demand > 0, let downstream = state.downstream else { return nil }
+        let deliver = state.withLock { state -> Downstream? in
+            guard state.accepting, state.demand.rawValue != 0, let downstream = state.downstream else { return nil }
             state.demand -= 1
             if state.emitting {
                 state.pending.append(.value(value))
@@ -124,14 +138,14 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
             return downstream
         }
         guard let deliver else { return }
-        let extra = deliver(.value(value))
+        let extra = deliver.deliver(.value(value))
         drain(deliver, extra: extra)
     }
 
     /// Offers the completion: delivered now or after the delivery in progress; nothing follows.
     @inlinable
     func offer(completion: Subscribers.Completion<Failure>) {
-        let deliver = state.withLock { state -> Deliver? in
+        let deliver = state.withLock { state -> Downstream? in
             guard state.accepting, let downstream = state.downstream else { return nil }
             state.accepting = false
             if state.emitting {
@@ -146,8 +160,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     }
 
     @inlinable
-    func deliverCompletion(_ deliver: Deliver, _ completion: Subscribers.Completion<Failure>) {
-        _ = deliver(.completion(completion))
+    func deliverCompletion(_ deliver: Downstream, _ completion: Subscribers.Completion<Failure>) {
+        _ = deliver.deliver(.completion(completion))
         // Release the subscriber and the subject outside the lock.
         let released = state.withLock { state in
             defer {
@@ -162,18 +176,18 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 
     /// Delivers queued events until the queue is empty, then ends the emitting turn.
     @inlinable
-    func drain(_ deliver: Deliver, extra: Subscribers.Demand) {
+    func drain(_ deliver: Downstream, extra: Subscribers.Demand) {
         var extra = extra
         while true {
             let next = state.withLock { state -> Event? in
-                if extra != .none, state.accepting { state.demand += extra }
+                if extra.rawValue != 0, state.accepting { state.demand += extra }
                 return state.takePending()
             }
             switch next {
             case nil:
                 return
             case .value(let value)?:
-                extra = deliver(.value(value))
+                extra = deliver.deliver(.value(value))
             case .completion(let completion)?:
                 deliverCompletion(deliver, completion)
                 return
@@ -199,19 +213,22 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     func cancel() {
         // Everything released here (subscriber, subject, queued values) is dropped after the
-        // lock is left.
-        let released = state.withLock { state in
+        // lock is left. Moved out through locals rather than a returned tuple: this method is
+        // reached through the `Subscription` existential, unspecialised, where a tuple type would
+        // cost a metadata lookup.
+        var downstream: Downstream?
+        var parent: (any SubjectConduitParent<Output, Failure>)?
+        var dropped = ContiguousArray<Event>()
+        state.withLock { state in
             state.accepting = false
-            let dropped = state.pending
-            state.pending = []
+            swap(&dropped, &state.pending)
             state.pendingHead = 0
-            defer {
-                state.downstream = nil
-                state.parent = nil
-            }
-            return (state.downstream, state.parent, dropped)
+            swap(&downstream, &state.downstream)
+            swap(&parent, &state.parent)
         }
-        released.1?.conduitCancelled(self)
+        parent?.conduitCancelled(self)
+        _ = downstream
+        _ = dropped
     }
 
     @usableFromInline
