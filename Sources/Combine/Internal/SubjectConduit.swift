@@ -60,7 +60,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     struct State {
         /// The subscriber; `nil` once completed or cancelled, which releases it.
         @usableFromInline var downstream: Downstream?
-        @usableFromInline var parent: (any SubjectConduitParent<Output, Failure>)?
+        /// The subject; its concrete type is known to the hooks, which downcast it.
+        @usableFromInline var parent: AnyObject?
         @usableFromInline var demand: Subscribers.Demand = .none
         /// A thread is inside the subscriber (or owns the right to call it).
         @usableFromInline var emitting: Bool
@@ -73,7 +74,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         @usableFromInline var pendingHead = 0
 
         @inlinable
-        init(downstream: Downstream, parent: any SubjectConduitParent<Output, Failure>) {
+        init(downstream: Downstream, parent: AnyObject) {
             self.downstream = downstream
             self.parent = parent
             // The subscribing thread owns delivery until the subscriber has its subscription, so
@@ -106,10 +107,26 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @usableFromInline
     let name: StaticString
 
+    /// `performRequest` and `performCancel`, compiled for the concrete subject type.
+    ///
+    /// `request(_:)` and `cancel()` are reached through the `Subscription` existential, where the
+    /// code of a generic class runs unspecialised and pays a metadata lookup per generic type it
+    /// touches. These closures are built in the `@inlinable` initializer, which the subject calls
+    /// from its own `@inlinable receive(subscriber:)`, so they run specialised code instead. They
+    /// capture nothing and cost no allocation.
+    @usableFromInline
+    let requestHook: (SubjectConduit, Subscribers.Demand) -> Void
+
+    @usableFromInline
+    let cancelHook: (SubjectConduit) -> Void
+
     @inlinable
-    init(name: StaticString, parent: any SubjectConduitParent<Output, Failure>, downstream: @escaping Deliver) {
+    init<Parent: SubjectConduitParent>(name: StaticString, parent: Parent, downstream: @escaping Deliver)
+    where Parent.Output == Output, Parent.Failure == Failure {
         self.name = name
         self.state = LockedState(State(downstream: Downstream(downstream), parent: parent))
+        self.requestHook = { conduit, demand in conduit.performRequest(demand, parentType: Parent.self) }
+        self.cancelHook = { conduit in conduit.performCancel(parentType: Parent.self) }
     }
 
     /// Ends the subscribing thread's turn: call right after `receive(subscription:)` returned.
@@ -198,26 +215,38 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("\(name) subscription request(_:)")
-        let parent = state.withLock { state -> (any SubjectConduitParent<Output, Failure>)? in
+        requestHook(self, demand)
+    }
+
+    @inlinable
+    func performRequest<Parent: SubjectConduitParent>(_ demand: Subscribers.Demand, parentType: Parent.Type)
+    where Parent.Output == Output, Parent.Failure == Failure {
+        let parent = state.withLock { state -> AnyObject? in
             guard state.accepting, state.downstream != nil else { return nil }
             state.demand += demand
             if state.reportedDemand { return nil }
             state.reportedDemand = true
             return state.parent
         }
-        if let parent, let current = parent.conduitReceivedFirstDemand() {
+        if let parent, let current = unsafeDowncast(parent, to: Parent.self).conduitReceivedFirstDemand() {
             offer(current)
         }
     }
 
     @inlinable
     func cancel() {
+        cancelHook(self)
+    }
+
+    @inlinable
+    func performCancel<Parent: SubjectConduitParent>(parentType: Parent.Type)
+    where Parent.Output == Output, Parent.Failure == Failure {
         // Everything released here (subscriber, subject, queued values) is dropped after the
         // lock is left. Moved out through locals rather than a returned tuple: this method is
         // reached through the `Subscription` existential, unspecialised, where a tuple type would
         // cost a metadata lookup.
         var downstream: Downstream?
-        var parent: (any SubjectConduitParent<Output, Failure>)?
+        var parent: AnyObject?
         var dropped = ContiguousArray<Event>()
         state.withLock { state in
             state.accepting = false
@@ -226,7 +255,9 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
             swap(&downstream, &state.downstream)
             swap(&parent, &state.parent)
         }
-        parent?.conduitCancelled(self)
+        if let parent {
+            unsafeDowncast(parent, to: Parent.self).conduitCancelled(self)
+        }
         _ = downstream
         _ = dropped
     }

@@ -184,7 +184,7 @@ extension Published {
             currentValue
         }
 
-        @usableFromInline
+        @inlinable
         func conduitCancelled(_ conduit: SubjectConduit<Value, Never>) {
             state.withLock { state in
                 if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
