@@ -33,9 +33,30 @@ let package = Package(
     name: "Tributary",
     products: [
         .library(name: "Combine", targets: [combineTarget.name]),
+        .library(name: "Tributary", targets: ["Tributary"]),
+        .library(name: "CombineTesting", targets: ["CombineTesting"]),
+        .library(name: "CombineTestingXCTest", targets: ["CombineTestingXCTest"]),
     ],
     targets: [
         combineTarget,
+        // Our additions on top of whichever `Combine` is imported (Apple's public API only).
+        .target(
+            name: "Tributary",
+            dependencies: [combineDependency],
+            swiftSettings: strict
+        ),
+        // Virtual-time scheduler, recording subscriber and marble diagrams for testing Combine code.
+        .target(
+            name: "CombineTesting",
+            dependencies: [combineDependency, "Tributary"],
+            swiftSettings: strict
+        ),
+        // XCTest assertions over CombineTesting; separate so Swift Testing users never link XCTest.
+        .target(
+            name: "CombineTestingXCTest",
+            dependencies: [combineDependency, "CombineTesting"],
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             dependencies: [combineDependency],
@@ -44,14 +65,24 @@ let package = Package(
         ),
         .testTarget(
             name: "CombineTests",
-            dependencies: [combineDependency, "TestSupport"],
+            dependencies: [combineDependency, "TestSupport", "CombineTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TributaryTests",
+            dependencies: [combineDependency, "Tributary", "CombineTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CombineTestingTests",
+            dependencies: [combineDependency, "CombineTesting", "CombineTestingXCTest", "Tributary", "TestSupport"],
             swiftSettings: strict
         ),
         // The source documents' own custom publisher, subscription and subscriber types, compiled
         // unchanged (the book's code is written for the Swift 5 language mode).
         .testTarget(
             name: "BookCustomTypesTests",
-            dependencies: [combineDependency],
+            dependencies: [combineDependency, "CombineTesting"],
             swiftSettings: strict + [.swiftLanguageMode(.v5)]
         ),
     ],
