@@ -93,8 +93,9 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @usableFromInline typealias Failure = Strategy.UpstreamFailure
 
     @usableFromInline let downstream: Downstream
-    /// Only touched from upstream deliveries, which Combine serialises.
-    @usableFromInline var strategy: Strategy
+    /// Only touched from upstream deliveries, which Combine serialises, so the dynamic exclusivity
+    /// check is skipped.
+    @exclusivity(unchecked) @usableFromInline var strategy: Strategy
     @usableFromInline let state: LockedState<FilteringStageState<Strategy.Output>>
     /// Set once no more upstream values may pass (completed, cancelled, failed).
     @usableFromInline let done = Atomic<Bool>(false)

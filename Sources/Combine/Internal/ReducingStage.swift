@@ -57,7 +57,7 @@ extension ReducingStrategy where Failure == any Error {
 
 /// The guarded part of a ``ReducingStage``.
 @usableFromInline
-struct ReducingStageState<Output> {
+struct ReducingStageState<Output, Failure: Error> {
     @usableFromInline
     enum Phase {
         case awaitingSubscription
@@ -69,6 +69,11 @@ struct ReducingStageState<Output> {
 
     @usableFromInline var phase: Phase = .awaitingSubscription
     @usableFromInline var hasDemand = false
+    /// Whether the downstream has been handed this stage. Apple asks the upstream for everything
+    /// before that, so a synchronous upstream can end before the downstream knows of us; its
+    /// completion waits here until the subscription has gone out.
+    @usableFromInline var subscriptionSent = false
+    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
     @inlinable init() {}
 }
@@ -80,11 +85,12 @@ final class ReducingStage<Downstream: Subscriber, Strategy: ReducingStrategy>:
 where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failure {
     @usableFromInline typealias Input = Strategy.Input
     @usableFromInline typealias Failure = Strategy.UpstreamFailure
-    @usableFromInline typealias State = ReducingStageState<Strategy.Output>
+    @usableFromInline typealias State = ReducingStageState<Strategy.Output, Strategy.Failure>
 
     @usableFromInline let downstream: Downstream
-    /// Only touched from upstream deliveries, which Combine serialises.
-    @usableFromInline var strategy: Strategy
+    /// Only touched from upstream deliveries, which Combine serialises, so the dynamic exclusivity
+    /// check is skipped.
+    @exclusivity(unchecked) @usableFromInline var strategy: Strategy
     @usableFromInline let state: LockedState<State>
     /// Set once no more upstream values matter; lets the per-value path skip the lock.
     @usableFromInline let upstreamDone = Atomic<Bool>(false)
@@ -112,6 +118,12 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         // Apple asks for everything before the downstream even sees the subscription.
         subscription.request(.unlimited)
         downstream.receive(subscription: self)
+        let pending: Subscribers.Completion<Strategy.Failure>? = state.withLock { state in
+            state.subscriptionSent = true
+            defer { state.pendingCompletion = nil }
+            return state.pendingCompletion
+        }
+        if let pending { downstream.receive(completion: pending) }
     }
 
     @inlinable
@@ -129,17 +141,12 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         }
     }
 
-    @inlinable
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         switch completion {
         case .failure(let error):
-            let live: Bool = state.withLock { state in
-                guard case .running = state.phase else { return false }
-                state.phase = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: .failure(Strategy.convert(error))) }
+            end(with: .failure(Strategy.convert(error)), cancelling: false)
         case .finished:
             let output = strategy.finalValue()
             deliverOrHold(output, cancelling: false)
@@ -155,26 +162,41 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @usableFromInline
     func failEarly(_ error: Strategy.Failure) {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
-        let upstream: (any Subscription)? = state.withLock { state in
+        end(with: .failure(error), cancelling: true)
+    }
+
+    /// Ends the stream without a value, deferring the completion if the downstream has not been
+    /// handed the subscription yet.
+    @usableFromInline
+    func end(with completion: Subscribers.Completion<Strategy.Failure>, cancelling: Bool) {
+        let outcome: (upstream: any Subscription, sendNow: Bool)? = state.withLock { state in
             guard case .running(let subscription) = state.phase else { return nil }
             state.phase = .terminal
-            return subscription
+            if !state.subscriptionSent {
+                state.pendingCompletion = completion
+                return (subscription, false)
+            }
+            return (subscription, true)
         }
-        guard let upstream else { return }
-        upstream.cancel()
-        downstream.receive(completion: .failure(error))
+        guard let outcome else { return }
+        if cancelling { outcome.upstream.cancel() }
+        if outcome.sendNow { downstream.receive(completion: completion) }
     }
+
+    @usableFromInline
+    enum Decision { case ignore, deliver(any Subscription), hold(any Subscription) }
 
     /// Publishes the result now if the downstream has asked for something, otherwise keeps it until
     /// it does. A missing result needs no demand: the completion alone goes out at once.
     @usableFromInline
-    enum Decision { case ignore, deliver(any Subscription), hold(any Subscription) }
-
-    @usableFromInline
     func deliverOrHold(_ output: Strategy.Output?, cancelling: Bool) {
+        guard let output else {
+            end(with: .finished, cancelling: cancelling)
+            return
+        }
         let decision: Decision = state.withLock { state in
             guard case .running(let subscription) = state.phase else { return .ignore }
-            if let output, !state.hasDemand {
+            if !state.hasDemand {
                 state.phase = .holding(output)
                 return .hold(subscription)
             }
@@ -188,7 +210,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
             if cancelling { upstream.cancel() }
         case .deliver(let upstream):
             if cancelling { upstream.cancel() }
-            if let output { _ = downstream.receive(output) }
+            _ = downstream.receive(output)
             downstream.receive(completion: .finished)
         }
     }
@@ -219,7 +241,10 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     func cancel() {
         upstreamDone.store(true, ordering: .releasing)
         let upstream: (any Subscription)? = state.withLock { state in
-            defer { state.phase = .terminal }
+            defer {
+                state.phase = .terminal
+                state.pendingCompletion = nil
+            }
             if case .running(let subscription) = state.phase { return subscription }
             return nil
         }
