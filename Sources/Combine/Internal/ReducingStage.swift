@@ -11,14 +11,20 @@ import Synchronization
 // one specialised, statically dispatched call into the strategy and no lock.
 
 /// What a ``ReducingStrategy`` decided after seeing one upstream value.
+///
+/// Deliberately not generic: the stages usually run as unspecialised generic code (the upstream
+/// reaches them through `any Subscription`), where every value of a generic enum would cost a
+/// runtime metadata lookup.
 @usableFromInline
-enum ReducingStep<Output, Failure: Error> {
+enum ReducingOutcome {
     /// Keep going; nothing to publish yet.
     case `continue`
-    /// The answer is known now: publish it (if any), finish, and cancel the upstream.
-    case finish(Output?)
-    /// A `try` closure threw: fail downstream and cancel the upstream.
-    case failure(Failure)
+    /// The answer is known now: publish ``ReducingStrategy/finalValue()`` (if any), finish, and
+    /// cancel the upstream.
+    case finish
+    /// A `try` closure threw: fail downstream with ``ReducingStrategy/takeFailure()`` and cancel
+    /// the upstream.
+    case failure
 }
 
 /// The per-operator part of a reducing operator: the running result and how each value changes it.
@@ -36,13 +42,24 @@ protocol ReducingStrategy {
     static var operatorName: String { get }
 
     /// Folds one value into the running result.
-    mutating func receive(_ input: Input) -> ReducingStep<Output, Failure>
+    mutating func receive(_ input: Input) -> ReducingOutcome
 
-    /// The value to publish when the upstream finishes normally, or `nil` to finish empty.
+    /// The value to publish when the upstream finishes or the strategy finishes early, or `nil`
+    /// to finish empty.
     mutating func finalValue() -> Output?
+
+    /// The error behind a `.failure` outcome.
+    mutating func takeFailure() -> Failure
 
     /// Converts an upstream failure to the operator's failure type.
     static func convert(_ failure: UpstreamFailure) -> Failure
+}
+
+extension ReducingStrategy {
+    @inlinable
+    mutating func takeFailure() -> Failure {
+        APIViolation.unexpected("\(Self.operatorName) reported a failure without an error")
+    }
 }
 
 extension ReducingStrategy where Failure == UpstreamFailure {
@@ -132,11 +149,11 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         switch strategy.receive(input) {
         case .continue:
             return .none
-        case .finish(let output):
-            finishEarly(with: output)
+        case .finish:
+            finishEarly()
             return .none
-        case .failure(let error):
-            failEarly(error)
+        case .failure:
+            failEarly()
             return .none
         }
     }
@@ -154,15 +171,15 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     }
 
     @usableFromInline
-    func finishEarly(with output: Strategy.Output?) {
+    func finishEarly() {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
-        deliverOrHold(output, cancelling: true)
+        deliverOrHold(strategy.finalValue(), cancelling: true)
     }
 
     @usableFromInline
-    func failEarly(_ error: Strategy.Failure) {
+    func failEarly() {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
-        end(with: .failure(error), cancelling: true)
+        end(with: .failure(strategy.takeFailure()), cancelling: true)
     }
 
     /// Ends the stream without a value, deferring the completion if the downstream has not been
