@@ -70,6 +70,24 @@ struct ShareTests {
         _ = (a, b)
     }
 
+    @Test func specSharedPublishedGivesInitialValueToFirstSubscriberOnly() {
+        // [003] note on `@Published hexText` + `share()`: the current value arrives at connect
+        // time, so only the first subscriber sees it.
+        final class Model: ObservableObject {
+            @Published var hexText = "#"
+        }
+        let model = Model()
+        let shared = model.$hexText.share()
+        var first: [String] = []
+        var second: [String] = []
+        var subscriptions = Set<AnyCancellable>()
+        shared.sink { first.append($0) }.store(in: &subscriptions)
+        shared.sink { second.append($0) }.store(in: &subscriptions)
+        model.hexText = "#0"
+        #expect(first == ["#", "#0"])
+        #expect(second == ["#0"])
+    }
+
     @Test func lateSubscribersMissEarlierValues() {
         let upstream = TestUpstream<Int, Never>()
         let shared = upstream.share()
