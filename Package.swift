@@ -47,6 +47,13 @@ let package = Package(
             dependencies: [combineDependency, "TestSupport"],
             swiftSettings: strict
         ),
+        // The source documents' own custom publisher, subscription and subscriber types, compiled
+        // unchanged (the book's code is written for the Swift 5 language mode).
+        .testTarget(
+            name: "BookCustomTypesTests",
+            dependencies: [combineDependency],
+            swiftSettings: strict + [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
