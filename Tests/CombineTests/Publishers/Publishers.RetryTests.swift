@@ -226,6 +226,15 @@ struct RetryTests {
         #expect(subscriber.completions.isEmpty)
     }
 
+    @Test func specialisedOverloadsKeepTheirTypes() {
+        let just: Just<Int> = Just(1).retry(3)
+        #expect(just.output == 1)
+        let optional: Optional<Int>.Publisher = Optional<Int>.none.publisher.retry(3)
+        #expect(optional.output == nil)
+        let result: Result<Int, Boom>.Publisher = Result<Int, Boom>.failure(.boom).publisher.retry(3)
+        if case .failure(.boom) = result.result {} else { Issue.record("expected the same failure") }
+    }
+
     @Test func equatableAndProperties() {
         let retry = EquatableUpstream(id: 1).retry(2)
         #expect(retry.retries == 2)
