@@ -169,6 +169,8 @@ struct MulticastTests {
         let subject = PassthroughSubject<Int, Never>()
         nonisolated(unsafe) let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
         let connection = multicast.connect()
+        let keeper = OrderRecorder()
+        multicast.subscribe(keeper)
         let recorders = (0..<6).map { _ in OrderRecorder() }
         let count = 3_000
         DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { worker in
@@ -184,6 +186,9 @@ struct MulticastTests {
                 recorder.cancel()
             }
         }
+        let keptAll = keeper.received == Array(0..<count)
+        #expect(keptAll)
+        #expect(keeper.completions == 1)
         for recorder in recorders {
             #expect(recorder.isContiguousAndOrdered)
             #expect(!recorder.overlapped)
@@ -227,6 +232,9 @@ final class OrderRecorder: Subscriber, Cancellable, @unchecked Sendable {
     func cancel() {
         lock.withLock { subscription }?.cancel()
     }
+
+    /// Every value received, in order.
+    var received: [Int] { lock.withLock { values } }
 
     var isContiguousAndOrdered: Bool {
         let seen = lock.withLock { values }
