@@ -26,8 +26,11 @@ extension Publishers {
         /// Attaches `subscriber` to the upstream, then connects the upstream if this is the
         /// first subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // Counted before subscribing, so a subscriber that cancels at once (inside
+            // `receive(subscription:)`) is uncounted again rather than left counted forever.
+            let mustConnect = state.withLock { $0.subscriberAdded() }
             upstream.subscribe(Inner(downstream: subscriber, parent: self))
-            guard state.withLock({ $0.subscriberAdded() }) else { return }
+            guard mustConnect else { return }
             let connection = upstream.connect()
             if state.withLock({ $0.connectionMade(connection) }) {
                 connection.cancel()

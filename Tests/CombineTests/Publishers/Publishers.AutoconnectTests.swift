@@ -58,6 +58,26 @@ struct AutoconnectTests {
         #expect(upstream.connects == 2)
     }
 
+    @Test func subscriberCancellingAtOnceLeavesItDisconnected() {
+        final class Impatient: Subscriber {
+            typealias Input = Int
+            typealias Failure = Never
+            func receive(subscription: any Subscription) { subscription.cancel() }
+            func receive(_ input: Int) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let upstream = CountingConnectable()
+        let auto = upstream.autoconnect()
+        auto.subscribe(Impatient())
+        #expect(upstream.connects == 1)
+        #expect(upstream.disconnects == 1)
+        let next = TrackingSubscriber<Int, Never>()
+        auto.subscribe(next)
+        #expect(upstream.connects == 2)
+        next.cancel()
+        #expect(upstream.disconnects == 2)
+    }
+
     @Test func completedSubscribersStillCount() {
         let upstream = CountingConnectable()
         let auto = upstream.autoconnect()
