@@ -265,4 +265,11 @@ struct MergeTests {
         #expect(completion == "finished")
         cancellable.cancel()
     }
+
+    @Test func cancelFromReceiveSubscriptionCancelsEachUpstreamAsItArrives() {
+        let a = Upstream(), b = Upstream()
+        a.merge(with: b).subscribe(AnySubscriber<Int, TestError>(receiveSubscription: { $0.cancel() }))
+        #expect(a.calls == [.cancel])
+        #expect(b.calls == [.cancel])
+    }
 }

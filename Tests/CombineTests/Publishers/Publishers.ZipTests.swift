@@ -223,4 +223,11 @@ struct ZipTests {
         #expect(Set(steps[1...3]) == ["2.1", "2.2", "2.3"])
         #expect(Array(steps.suffix(2)) == ["3", "4"])
     }
+
+    @Test func cancelFromReceiveSubscriptionCancelsEachUpstreamAsItArrives() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        a.zip(b).subscribe(AnySubscriber<(Int, Int), Never>(receiveSubscription: { $0.cancel() }))
+        #expect(a.calls == [.cancel])
+        #expect(b.calls == [.cancel])
+    }
 }
