@@ -83,12 +83,17 @@ struct PassthroughSubjectTests {
         subject.subscribe(counter)
         let threads = 8
         let perThread = 10_000
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<threads {
-                group.addTask {
-                    for value in 0..<perThread { subject.send(value) }
-                }
-            }
+        // Real OS threads, so the sends truly overlap whatever the size of the cooperative pool.
+        let done = DispatchGroup()
+        for _ in 0..<threads {
+            done.enter()
+            Thread {
+                for value in 0..<perThread { subject.send(value) }
+                done.leave()
+            }.start()
+        }
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume() }
         }
         #expect(counter.count.load(ordering: .relaxed) == threads * perThread)
         #expect(counter.overlaps.load(ordering: .relaxed) == 0)
@@ -154,6 +159,24 @@ struct PassthroughSubjectTests {
         #expect(subscriber.values == [7])
         connection.cancel()
         #expect(upstream.calls == [.request(.unlimited), .cancel])
+    }
+
+    @Test func subscribingASubjectLeaksNothing() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakSink: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            let upstream = TestUpstream<Int, Never>()
+            let sink = subject.sink { _ in }
+            weakSink = sink
+            let connection = upstream.subscribe(subject)
+            upstream.send(1)
+            connection.cancel()
+            sink.cancel()
+        }
+        #expect(weakSubject == nil)
+        #expect(weakSink == nil)
     }
 
     @Test func upstreamArrivingAfterDemandIsAskedAtOnce() {
