@@ -15,6 +15,40 @@ struct TestingCombineCodeArticleTests {
         #expect(output == PublisherOutput(values: [[0, 1, 2]], completion: .finished))
     }
 
+    @Test func flatMapWithMaxTwoPublishers() {
+        let scheduler = TestScheduler()
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        let third = PassthroughSubject<Int, Never>()
+        let publishers = CurrentValueSubject<PassthroughSubject<Int, Never>, Never>(first)
+
+        let recorder = scheduler.record(publishers.flatMap(maxPublishers: .max(2)) { $0 })
+
+        first.send(1)
+        publishers.send(second)
+        second.send(2)
+        publishers.send(third)  // over the limit: flatMap has no demand left for it
+        third.send(3)  // so nobody is subscribed to `third`, and 3 is lost
+        second.send(4)
+        publishers.send(completion: .finished)
+
+        #expect(recorder.values == [1, 2, 4])
+        #expect(recorder.completion == nil)  // the inner subjects are still open
+    }
+
+    @Test func flatMapAsksUpstreamForExactlyTwoPublishers() throws {
+        let scheduler = TestScheduler()
+        let inner = try scheduler.coldPublisher("a|")
+        let upstream = try scheduler.coldPublisher("xyz|", values: ["x": inner, "y": inner, "z": inner])
+
+        let recorder = scheduler.record(upstream.flatMap(maxPublishers: .max(2)) { $0 })
+        scheduler.advance(by: 10)
+
+        #expect(upstream.calls.prefix(2).map(\.element) == [.subscribe, .request(.max(2))])
+        #expect(recorder.values == ["a", "a", "a"])  // each finished inner frees a slot
+        #expect(recorder.completion == .finished)
+    }
+
     @Test func timerTicks() {
         let scheduler = TestScheduler()
         let ticks = PassthroughSubject<TestScheduler.SchedulerTimeType, Never>()
