@@ -1,0 +1,244 @@
+extension Publishers {
+    /// How `collect(_:options:)` decides when to publish the values it has gathered.
+    public enum TimeGroupingStrategy<Context: Scheduler> {
+        /// Publish whatever arrived during each `Stride` of the scheduler's time.
+        case byTime(Context, Context.SchedulerTimeType.Stride)
+        /// Publish every `Stride`, or as soon as `Int` values have arrived, whichever comes first.
+        case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
+    }
+
+    /// A publisher that groups its upstream's values into arrays by time (and optionally count).
+    ///
+    /// A timer repeats every interval from the subscription on; at each tick the values gathered
+    /// since the previous group are published as one array (empty intervals publish nothing). With
+    /// `.byTimeOrCount` a full group is published at once and the timer starts over. On `.finished`
+    /// the partial group is published before the completion; on failure it is discarded. Groups and
+    /// completion are delivered on the strategy's scheduler; a group due while the subscriber has no
+    /// demand waits (and keeps growing) until demand arrives.
+    public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Each group of values, in arrival order.
+        public typealias Output = [Upstream.Output]
+        /// Failures pass through with their type unchanged.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are grouped.
+        public let upstream: Upstream
+        /// When groups are published.
+        public let strategy: TimeGroupingStrategy<Context>
+        /// Options passed to the scheduler.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher grouping `upstream`'s values by `strategy`.
+        public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.strategy = strategy
+            self.options = options
+        }
+
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Groups values into arrays by time, or by time or count: `collect(.byTime(queue, 1.0))`
+    /// publishes what arrived in each second; `collect(.byTimeOrCount(queue, 1.0, 5))` also
+    /// publishes as soon as 5 values are in.
+    public func collect<S: Scheduler>(
+        _ strategy: Publishers.TimeGroupingStrategy<S>,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.CollectByTime<Self, S> {
+        Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)
+    }
+}
+
+extension Publishers.CollectByTime {
+    /// CollectByTime's bookkeeping, free of side effects.
+    struct Machine<Downstream> {
+        let maxCount: Int?
+        /// Released when the stream ends, so nothing outlives the subscription.
+        var downstream: Downstream?
+        var upstream: SubscriptionStatus = .awaitingSubscription
+        var demand: Subscribers.Demand = .none
+        var buffer: [Upstream.Output] = []
+        /// Counts timers so a restarted timer silences the old one's ticks.
+        var timerGeneration: UInt64 = 0
+        var timer: (any Cancellable)?
+        var completion: Subscribers.Completion<Failure>?
+        var done = false
+
+        enum ValueAction {
+            case none
+            /// The group is full: publish it through the scheduler and restart the timer.
+            case flushAndRestart(UInt64, (any Cancellable)?)
+        }
+
+        mutating func received(_ value: Upstream.Output) -> ValueAction {
+            guard upstream.subscription != nil, !done else { return .none }
+            buffer.append(value)
+            guard let maxCount, buffer.count >= maxCount else { return .none }
+            timerGeneration &+= 1
+            let old = timer
+            timer = nil
+            return .flushAndRestart(timerGeneration, old)
+        }
+
+        /// The group to publish now, if there is one and the subscriber wants it.
+        mutating func takeGroup() -> (Downstream, [Upstream.Output])? {
+            guard !done, !buffer.isEmpty, demand > .none, let downstream else { return nil }
+            demand -= 1
+            defer { buffer = [] }
+            return (downstream, buffer)
+        }
+
+        /// After the upstream completed: the last group (if wanted) and the completion.
+        mutating func takeFinal() -> (
+            Downstream, [Upstream.Output]?, Subscribers.Completion<Failure>, (any Cancellable)?
+        )? {
+            guard !done, let completion, let downstream else { return nil }
+            done = true
+            self.downstream = nil
+            var group: [Upstream.Output]?
+            if case .finished = completion, !buffer.isEmpty, demand > .none { group = buffer }
+            buffer = []
+            defer { timer = nil }
+            return (downstream, group, completion, timer)
+        }
+
+        mutating func cancelled() -> ((any Subscription)?, (any Cancellable)?) {
+            done = true
+            buffer = []
+            downstream = nil
+            defer { timer = nil }
+            return (upstream.terminate(), timer)
+        }
+    }
+
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let scheduler: Context
+        let interval: Context.SchedulerTimeType.Stride
+        let maxCount: Int?
+        let options: Context.SchedulerOptions?
+        let state: LockedState<Machine<Downstream>>
+
+        init(downstream: Downstream, publisher: Publishers.CollectByTime<Upstream, Context>) {
+            switch publisher.strategy {
+            case .byTime(let scheduler, let interval):
+                self.scheduler = scheduler
+                self.interval = interval
+                maxCount = nil
+            case .byTimeOrCount(let scheduler, let interval, let count):
+                self.scheduler = scheduler
+                self.interval = interval
+                maxCount = Swift.max(1, count)
+            }
+            options = publisher.options
+            state = LockedState(Machine(maxCount: maxCount, downstream: downstream))
+        }
+
+        private func startTimer(generation: UInt64) {
+            let timer = scheduler.schedule(
+                after: scheduler.now.advanced(by: interval),
+                interval: interval,
+                tolerance: scheduler.minimumTolerance,
+                options: options
+            ) { [weak self] in
+                self?.tick(generation)
+            }
+            let stale = state.withLock { state -> Bool in
+                guard !state.done, state.timerGeneration == generation else { return true }
+                state.timer = timer
+                return false
+            }
+            if stale { timer.cancel() }
+        }
+
+        private func tick(_ generation: UInt64) {
+            let group = state.withLock { state -> (Downstream, [Upstream.Output])? in
+                guard state.timerGeneration == generation else { return nil }
+                return state.takeGroup()
+            }
+            if let (downstream, group) = group { send(group, to: downstream) }
+        }
+
+        private func send(_ group: [Upstream.Output], to downstream: Downstream) {
+            let more = downstream.receive(group)
+            guard more > .none else { return }
+            request(more)
+        }
+
+        func receive(subscription: any Subscription) {
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream, !state.done else { return nil }
+                state.upstream = .subscribed(subscription)
+                return state.downstream
+            }
+            guard let downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+            startTimer(generation: 0)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            guard case .flushAndRestart(let generation, let old) = state.withLock({ $0.received(input) }) else {
+                return .none
+            }
+            old?.cancel()
+            scheduler.schedule(options: options) { [self] in
+                if let (downstream, group) = state.withLock({ $0.takeGroup() }) { send(group, to: downstream) }
+            }
+            startTimer(generation: generation)
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let live = state.withLock { state -> Bool in
+                guard state.upstream.subscription != nil, !state.done else { return false }
+                state.upstream = .terminal
+                state.completion = completion
+                return true
+            }
+            guard live else { return }
+            scheduler.schedule(options: options) { [self] in
+                guard let (downstream, group, completion, timer) = state.withLock({ $0.takeFinal() }) else { return }
+                timer?.cancel()
+                if let group { _ = downstream.receive(group) }
+                downstream.receive(completion: completion)
+            }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Subscription.request(_:) on collect(_:options:)")
+            let upstream = state.withLock { state -> (any Subscription)? in
+                state.demand += demand
+                return state.upstream.subscription
+            }
+            guard let upstream else { return }
+            if let maxCount {
+                // Enough values to fill every group the subscriber asked for.
+                upstream.request(demand == .unlimited ? .unlimited : demand * maxCount)
+            } else {
+                upstream.request(.unlimited)
+            }
+        }
+
+        func cancel() {
+            let (upstream, timer) = state.withLock { $0.cancelled() }
+            timer?.cancel()
+            upstream?.cancel()
+        }
+
+        var description: String { "CollectByTime" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,153 @@
+extension Publishers {
+    /// A publisher that shifts every value and the completion later by a fixed interval, delivering
+    /// them on a scheduler.
+    ///
+    /// The subscription reaches the subscriber immediately and demand goes straight upstream; only
+    /// the downstream events wait. A failure is delayed like everything else.
+    public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
+        public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are delayed.
+        public let upstream: Upstream
+        /// How long each event is held back.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The allowed lateness of each delivery.
+        public let tolerance: Context.SchedulerTimeType.Stride
+        /// Where the delayed events are delivered.
+        public let scheduler: Context
+        /// Options passed to `scheduler`.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a delaying publisher.
+        public init(
+            upstream: Upstream,
+            interval: Context.SchedulerTimeType.Stride,
+            tolerance: Context.SchedulerTimeType.Stride,
+            scheduler: Context,
+            options: Context.SchedulerOptions? = nil
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.tolerance = tolerance
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Delivers every value and the completion `interval` later, on `scheduler`. Without a
+    /// `tolerance` the scheduler's `minimumTolerance` is used.
+    public func delay<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride,
+        tolerance: S.SchedulerTimeType.Stride? = nil,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.Delay<Self, S> {
+        Publishers.Delay(
+            upstream: self,
+            interval: interval,
+            tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler,
+            options: options)
+    }
+}
+
+extension Publishers.Delay {
+    struct Machine<Downstream> {
+        var upstream: SubscriptionStatus = .awaitingSubscription
+        /// Cleared by `cancel()` (deliveries already scheduled are then dropped) and after the
+        /// completion, so nothing outlives the subscription.
+        var downstream: Downstream?
+
+        mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
+            guard case .awaitingSubscription = upstream else { return nil }
+            upstream = .subscribed(subscription)
+            return downstream
+        }
+
+        mutating func takeDownstream() -> Downstream? {
+            defer { downstream = nil }
+            return downstream
+        }
+    }
+
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let interval: Context.SchedulerTimeType.Stride
+        let tolerance: Context.SchedulerTimeType.Stride
+        let scheduler: Context
+        let options: Context.SchedulerOptions?
+        let state: LockedState<Machine<Downstream>>
+
+        init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
+            state = LockedState(Machine(downstream: downstream))
+            interval = publisher.interval
+            tolerance = publisher.tolerance
+            scheduler = publisher.scheduler
+            options = publisher.options
+        }
+
+        func receive(subscription: any Subscription) {
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        private func later(_ action: @escaping () -> Void) {
+            scheduler.schedule(
+                after: scheduler.now.advanced(by: interval),
+                tolerance: tolerance,
+                options: options,
+                action)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
+            later { [self] in
+                guard let downstream = state.withLock({ $0.downstream }) else { return }
+                let more = downstream.receive(input)
+                guard more > .none else { return }
+                state.withLock { $0.upstream.subscription }?.request(more)
+            }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            guard state.withLock({ $0.upstream.terminate() }) != nil else { return }
+            later { [self] in
+                state.withLock { $0.takeDownstream() }?.receive(completion: completion)
+            }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Subscription.request(_:) on delay")
+            state.withLock { $0.upstream.subscription }?.request(demand)
+        }
+
+        func cancel() {
+            state.withLock { state -> (any Subscription)? in
+                state.downstream = nil
+                return state.upstream.terminate()
+            }?.cancel()
+        }
+
+        var description: String { "Delay" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+    }
+}

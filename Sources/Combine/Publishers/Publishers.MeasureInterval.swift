@@ -1,0 +1,116 @@
+extension Publishers {
+    /// A publisher that replaces each value with the time elapsed since the previous one (or, for
+    /// the first value, since the subscription), measured by a scheduler's clock.
+    ///
+    /// Nothing is scheduled: the measurement is taken when the value arrives and published on the
+    /// same thread. For `DispatchQueue` the stride's `magnitude` counts nanoseconds; for `RunLoop`
+    /// it counts seconds.
+    public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The elapsed time, in the scheduler's own stride type.
+        public typealias Output = Context.SchedulerTimeType.Stride
+        /// Failures pass through with their type unchanged.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose timing is measured.
+        public let upstream: Upstream
+        /// The clock used for the measurements.
+        public let scheduler: Context
+
+        /// Creates a publisher measuring the intervals between `upstream`'s values.
+        public init(upstream: Upstream, scheduler: Context) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+        }
+
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
+        }
+    }
+}
+
+extension Publisher {
+    /// Publishes, for each value, how much time passed since the previous value (since the
+    /// subscription for the first), as `scheduler` measures it.
+    public func measureInterval<S: Scheduler>(
+        using scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.MeasureInterval<Self, S> {
+        Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
+    }
+}
+
+extension Publishers.MeasureInterval {
+    struct Machine<Downstream> {
+        var upstream: SubscriptionStatus = .awaitingSubscription
+        var last: Context.SchedulerTimeType?
+        /// Released when the stream ends, so nothing outlives the subscription.
+        var downstream: Downstream?
+
+        mutating func terminate() -> (Downstream?, (any Subscription)?) {
+            defer { downstream = nil }
+            return (downstream, upstream.terminate())
+        }
+    }
+
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let scheduler: Context
+        let state: LockedState<Machine<Downstream>>
+
+        init(downstream: Downstream, scheduler: Context) {
+            state = LockedState(Machine(downstream: downstream))
+            self.scheduler = scheduler
+        }
+
+        func receive(subscription: any Subscription) {
+            let now = scheduler.now
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream else { return nil }
+                state.upstream = .subscribed(subscription)
+                state.last = now
+                return state.downstream
+            }
+            guard let downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            let now = scheduler.now
+            let step = state.withLock { state -> (Downstream, Context.SchedulerTimeType.Stride)? in
+                guard state.upstream.subscription != nil, let last = state.last, let downstream = state.downstream
+                else { return nil }
+                state.last = now
+                return (downstream, last.distance(to: now))
+            }
+            guard let (downstream, elapsed) = step else { return .none }
+            return downstream.receive(elapsed)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let (downstream, upstream) = state.withLock { $0.terminate() }
+            guard upstream != nil else { return }
+            downstream?.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Subscription.request(_:) on measureInterval")
+            state.withLock { $0.upstream.subscription }?.request(demand)
+        }
+
+        func cancel() {
+            state.withLock { $0.terminate() }.1?.cancel()
+        }
+
+        var description: String { "MeasureInterval" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,128 @@
+extension Publishers {
+    /// A publisher that delivers its upstream's values and completion on a given scheduler.
+    ///
+    /// Only the downstream-bound events move: the subscription itself reaches the subscriber
+    /// synchronously, and `request`/`cancel` go upstream on whatever thread calls them (use
+    /// `subscribe(on:)` to move those). Each event is scheduled separately and in arrival order, so
+    /// on a serial scheduler the subscriber sees values in order, one at a time.
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
+        public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are moved.
+        public let upstream: Upstream
+        /// Where values and completion are delivered.
+        public let scheduler: Context
+        /// Options passed to `scheduler` for every delivery.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher delivering `upstream`'s events on `scheduler`.
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+extension Publisher {
+    /// Delivers this publisher's values and completion on `scheduler`, e.g. `receive(on:
+    /// RunLoop.main)` before updating a UI model. It affects what comes after it in the pipeline,
+    /// not the work done upstream.
+    public func receive<S: Scheduler>(
+        on scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers.ReceiveOn {
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        struct State {
+            var upstream: SubscriptionStatus = .awaitingSubscription
+            /// Released on cancel and after the completion, so nothing outlives the subscription.
+            var downstream: Downstream?
+        }
+
+        let scheduler: Context
+        let options: Context.SchedulerOptions?
+        let state: LockedState<State>
+
+        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            state = LockedState(State(downstream: downstream))
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        func receive(subscription: any Subscription) {
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream, state.downstream != nil else { return nil }
+                state.upstream = .subscribed(subscription)
+                return state.downstream
+            }
+            guard let downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
+            scheduler.schedule(options: options) { [self] in
+                guard let downstream = state.withLock({ $0.downstream }) else { return }
+                let more = downstream.receive(input)
+                guard more > .none else { return }
+                state.withLock { $0.upstream.subscription }?.request(more)
+            }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let live = state.withLock { state -> Bool in
+                guard state.upstream.subscription != nil else { return false }
+                // The upstream is done: release it now, but let pending deliveries run.
+                state.upstream = .terminal
+                return true
+            }
+            guard live else { return }
+            scheduler.schedule(options: options) { [self] in
+                let downstream = state.withLock { state -> Downstream? in
+                    defer { state.downstream = nil }
+                    return state.downstream
+                }
+                downstream?.receive(completion: completion)
+            }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Subscription.request(_:) on receive(on:)")
+            state.withLock { $0.upstream.subscription }?.request(demand)
+        }
+
+        func cancel() {
+            let upstream = state.withLock { state -> (any Subscription)? in
+                state.downstream = nil
+                return state.upstream.terminate()
+            }
+            upstream?.cancel()
+        }
+
+        var description: String { "ReceiveOn" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+    }
+}

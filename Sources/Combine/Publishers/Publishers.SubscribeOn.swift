@@ -1,0 +1,126 @@
+extension Publishers {
+    /// A publisher that performs the work of subscribing to its upstream — `receive(subscriber:)`,
+    /// and later every `request` and `cancel` — on a given scheduler.
+    ///
+    /// Values are not moved: a publisher that produces values on its own thread or run loop (a
+    /// timer, a network task) keeps doing so. Use `receive(on:)` to choose where values arrive.
+    public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
+        public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher subscribed to on `scheduler`.
+        public let upstream: Upstream
+        /// Where subscription, requests and cancellation run.
+        public let scheduler: Context
+        /// Options passed to `scheduler` for each of those actions.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that subscribes to `upstream` on `scheduler`.
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
+            let upstream = self.upstream
+            scheduler.schedule(options: options) {
+                upstream.subscribe(inner)
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Subscribes to this publisher, and sends it every later `request` and `cancel`, on
+    /// `scheduler`: useful to start expensive synchronous work (a `Just` of a computed value, a
+    /// `Deferred`) off the calling thread.
+    public func subscribe<S: Scheduler>(
+        on scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.SubscribeOn<Self, S> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers.SubscribeOn {
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        struct State {
+            var upstream: SubscriptionStatus = .awaitingSubscription
+            /// Released on cancel and completion.
+            var downstream: Downstream?
+
+            mutating func terminate() -> (any Subscription)? {
+                downstream = nil
+                return upstream.terminate()
+            }
+        }
+
+        let scheduler: Context
+        let options: Context.SchedulerOptions?
+        let state: LockedState<State>
+
+        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            state = LockedState(State(downstream: downstream))
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        func receive(subscription: any Subscription) {
+            let downstream = state.withLock { state -> Downstream? in
+                guard case .awaitingSubscription = state.upstream else { return nil }
+                state.upstream = .subscribed(subscription)
+                return state.downstream
+            }
+            guard let downstream else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            guard let downstream = state.withLock({ $0.upstream.subscription == nil ? nil : $0.downstream }) else {
+                return .none
+            }
+            return downstream.receive(input)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            let downstream = state.withLock { state -> Downstream? in
+                guard state.upstream.subscription != nil else { return nil }
+                defer { _ = state.terminate() }
+                return state.downstream
+            }
+            downstream?.receive(completion: completion)
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Subscription.request(_:) on subscribe(on:)")
+            guard let upstream = state.withLock({ $0.upstream.subscription }) else { return }
+            scheduler.schedule(options: options) {
+                upstream.request(demand)
+            }
+        }
+
+        func cancel() {
+            guard let upstream = state.withLock({ $0.terminate() }) else { return }
+            scheduler.schedule(options: options) {
+                upstream.cancel()
+            }
+        }
+
+        var description: String { "SubscribeOn" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+    }
+}

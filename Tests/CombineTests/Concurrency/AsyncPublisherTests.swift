@@ -1,0 +1,290 @@
+import Combine
+import Foundation
+import Testing
+
+@Suite("AsyncPublisher")
+struct AsyncPublisherTests {
+    typealias Probe = AsyncProbePublisher<Int, Never>
+
+    @Test func subscribesWhenTheIteratorIsMadeAndRequestsOnePerNext() async {
+        let probe = Probe()
+        let sequence = probe.values
+        #expect(probe.subscribedCount == 0)
+        var iterator = sequence.makeAsyncIterator()
+        #expect(probe.subscribedCount == 1)
+        #expect(probe.requests.isEmpty, "no demand before next()")
+
+        let consumer = Task {
+            var received: [Int] = []
+            while let value = await iterator.next() { received.append(value) }
+            return received
+        }
+        for index in 1...5 {
+            #expect(await asyncProbeEventually { probe.requests.count == index })
+            // Exactly one outstanding request at a time.
+            #expect(probe.requests == Array(repeating: .max(1), count: index))
+            probe.send(index * 10)
+        }
+        #expect(await asyncProbeEventually { probe.requests.count == 6 })
+        let subscription = probe.subscription
+        probe.send(completion: .finished)
+        #expect(await consumer.value == [10, 20, 30, 40, 50])
+        #expect(subscription?.requests == Array(repeating: .max(1), count: 6))
+    }
+
+    @Test func forAwaitOverASynchronousPublisher() async {
+        var received: [Int] = []
+        for await value in AsyncProbeRange(1...100).values { received.append(value) }
+        #expect(received == Array(1...100))
+    }
+
+    @Test func nextAfterFinishKeepsReturningNil() async {
+        let probe = Probe()
+        var iterator = probe.values.makeAsyncIterator()
+        // Completion before any next(): stored and reported by the first call.
+        probe.send(completion: .finished)
+        #expect(await iterator.next() == nil)
+        #expect(await iterator.next() == nil)
+        #expect(await iterator.next() == nil)
+        #expect(probe.requests.isEmpty)
+    }
+
+    @Test func valuesWithoutDemandAreDropped() async {
+        let probe = Probe()
+        var iterator = probe.values.makeAsyncIterator()
+        #expect(probe.send(1) == .none)  // no next() waiting: dropped
+        let consumer = Task { await iterator.next() }
+        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        #expect(probe.send(2) == .none)
+        #expect(await consumer.value == 2)
+    }
+
+    @Test func cancellingTheTaskCancelsTheSubscriptionAndReleasesEverything() async {
+        let probe = Probe()
+        let consumer = Task {
+            var received: [Int] = []
+            for await value in probe.values { received.append(value) }
+            return received
+        }
+        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        probe.send(1)
+        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        consumer.cancel()
+        #expect(await consumer.value == [1], "the loop ends normally on cancellation")
+        #expect(probe.weakSubscription?.isCancelled ?? true)
+        #expect(await asyncProbeEventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
+    }
+
+    @Test func taskCancelledBeforeNextNeverWaits() async {
+        let probe = Probe()
+        let consumer = Task {
+            // Spin until cancelled, then start iterating.
+            while !Task.isCancelled { await Task.yield() }
+            var iterator = probe.values.makeAsyncIterator()
+            let first = await iterator.next()
+            let second = await iterator.next()
+            return (first, second)
+        }
+        consumer.cancel()
+        let (first, second) = await consumer.value
+        #expect(first == nil && second == nil)
+        #expect(probe.weakSubscription == nil || probe.weakSubscription!.isCancelled)
+        #expect(probe.requests.isEmpty)
+    }
+
+    @Test func cancelBeforeTheSubscriptionArrivesCancelsItOnArrival() async {
+        let probe = Probe(deferSubscription: true)
+        let consumer = Task {
+            var iterator = probe.values.makeAsyncIterator()
+            return await iterator.next()
+        }
+        #expect(await asyncProbeEventually { probe.subscribedCount == 1 })
+        consumer.cancel()
+        #expect(await consumer.value == nil)
+        let subscription = probe.subscription
+        probe.attachNow()
+        #expect(subscription?.isCancelled == true)
+        #expect(subscription?.requests.isEmpty == true)
+    }
+
+    @Test func nextBeforeTheSubscriptionArrivesRequestsOnArrival() async {
+        let probe = Probe(deferSubscription: true)
+        let consumer = Task {
+            var iterator = probe.values.makeAsyncIterator()
+            return await iterator.next()
+        }
+        #expect(await asyncProbeEventually { probe.subscribedCount == 1 })
+        // Give the task time to suspend in next() before the subscription arrives.
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        probe.attachNow()
+        #expect(await asyncProbeEventually { probe.requests == [.max(1)] })
+        probe.send(7)
+        #expect(await consumer.value == 7)
+    }
+
+    @Test func upstreamFinishingEndsTheTaskAndReleasesEverything() async {
+        let probe = Probe()
+        let consumer = Task {
+            var count = 0
+            for await _ in probe.values { count += 1 }
+            return count
+        }
+        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        probe.send(1)
+        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        probe.send(completion: .finished)
+        #expect(await consumer.value == 1)
+        #expect(await asyncProbeEventually { probe.weakSubscriber == nil })
+    }
+
+    @Test func leavingTheLoopEarlyCancelsTheSubscription() async {
+        let probe = Probe()
+        let consumer = Task {
+            for await value in probe.values where value == 2 { return value }
+            return -1
+        }
+        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        probe.send(1)
+        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        probe.send(2)
+        #expect(await consumer.value == 2)
+        #expect(await asyncProbeEventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
+    }
+
+    @Test func eachIteratorIsASubscriptionOfItsOwn() async {
+        let sequence = AsyncProbeRange(1...3).values
+        var first = sequence.makeAsyncIterator()
+        var second = sequence.makeAsyncIterator()
+        #expect(await first.next() == 1)
+        #expect(await second.next() == 1)
+        #expect(await first.next() == 2)
+    }
+}
+
+extension AsyncPublisherTests {
+    @Test func passthroughSubjectDeliversInOrderAndFinishes() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let consumer = Task {
+            var received: [Int] = []
+            for await value in subject.values { received.append(value) }
+            return received
+        }
+        // The subject drops values for a subscriber without demand, so send each value only once
+        // the consumer is waiting for it.
+        for value in 1...20 {
+            subject.send(value)
+            try? await Task.sleep(nanoseconds: 100_000)
+        }
+        subject.send(completion: .finished)
+        let received = await consumer.value
+        #expect(received == received.sorted() && Set(received).count == received.count)
+        #expect(received.allSatisfy { (1...20).contains($0) })
+    }
+
+    @Test func sequencePublisherAsAsyncSequence() async {
+        var received: [String] = []
+        for await value in ["a", "b", "c"].publisher.values { received.append(value) }
+        #expect(received == ["a", "b", "c"])
+        var fromJust: [Int] = []
+        for await value in Just(7).values { fromJust.append(value) }
+        #expect(fromJust == [7])
+    }
+
+    /// Many consumers of one subject, one producer: every consumer sees an in-order,
+    /// duplicate-free subsequence of what was sent, and every consumer's task ends when the
+    /// subject finishes.
+    @Test func stressThousandConsumersOfOneSubject() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscribed = AsyncProbeCounter()
+        let consumerCount = 1_000
+        let valueCount = 300
+        var consumers: [Task<[Int], Never>] = []
+        consumers.reserveCapacity(consumerCount)
+        for _ in 0..<consumerCount {
+            consumers.append(Task {
+                var iterator = subject.values.makeAsyncIterator()
+                subscribed.increment()
+                var received: [Int] = []
+                while let value = await iterator.next() { received.append(value) }
+                return received
+            })
+        }
+        #expect(await asyncProbeEventually(within: 30) { subscribed.value == consumerCount })
+        let producer = Task {
+            for value in 0..<valueCount {
+                subject.send(value)
+                if value % 16 == 0 { await Task.yield() }
+            }
+            subject.send(completion: .finished)
+        }
+        await producer.value
+        var total = 0
+        for consumer in consumers {
+            let received = await consumer.value
+            total += received.count
+            var previous = -1
+            for value in received {
+                if value <= previous {
+                    Issue.record("out of order or duplicated: \(value) after \(previous)")
+                    break
+                }
+                previous = value
+            }
+            #expect(received.allSatisfy { (0..<valueCount).contains($0) })
+        }
+        #expect(total > 0, "some values reached the consumers")
+    }
+}
+
+/// A synchronous publisher of a range that honours demand, delivering values from inside
+/// `request(_:)` (the reentrant case: the value arrives before `request` returns).
+struct AsyncProbeRange: Publisher, Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    let range: ClosedRange<Int>
+    init(_ range: ClosedRange<Int>) { self.range = range }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: Inner(subscriber: subscriber, range: range))
+    }
+
+    final class Inner<S: Subscriber>: Subscription, @unchecked Sendable where S.Input == Int, S.Failure == Never {
+        let lock = NSRecursiveLock()
+        var subscriber: S?
+        var next: Int
+        let last: Int
+        var demand = Subscribers.Demand.none
+        var emitting = false
+        init(subscriber: S, range: ClosedRange<Int>) {
+            self.subscriber = subscriber
+            next = range.lowerBound
+            last = range.upperBound
+        }
+        func request(_ more: Subscribers.Demand) {
+            lock.lock()
+            demand += more
+            if emitting { lock.unlock(); return }
+            emitting = true
+            while demand > 0, let subscriber, next <= last {
+                demand -= 1
+                let value = next
+                next += 1
+                lock.unlock()
+                let extra = subscriber.receive(value)
+                lock.lock()
+                demand += extra
+            }
+            var finished: S?
+            if next > last, let subscriber {
+                finished = subscriber
+                self.subscriber = nil
+            }
+            emitting = false
+            lock.unlock()
+            finished?.receive(completion: .finished)
+        }
+        func cancel() {
+            lock.withLock { subscriber = nil }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Combine
+import CombineTesting
+import TestSupport
+import Testing
+
+@Suite("Publishers.Debounce")
+struct PublishersDebounceTests {
+    @Test func publishesOnlyAfterAQuietWindow() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.debounce(for: 10, scheduler: scheduler).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Debounce")])
+
+        subject.send(1)
+        scheduler.advance(by: 5)
+        subject.send(2)  // restarts the window: 1 is dropped
+        scheduler.advance(by: 9)
+        #expect(subscriber.values == [])
+        scheduler.advance(by: 1)
+        #expect(subscriber.values == [2])
+
+        subject.send(3)
+        scheduler.advance(by: 10)
+        #expect(subscriber.values == [2, 3])
+        scheduler.advance(by: 100)
+        #expect(subscriber.values == [2, 3])
+    }
+
+    @Test func completionIsScheduledAndDropsTheWaitingValue() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        subject.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        subject.send(1)
+        subject.send(completion: .finished)
+        #expect(subscriber.completions.isEmpty)
+        scheduler.advance()
+        #expect(subscriber.events == [.subscription("Debounce"), .completion(.finished)])
+        scheduler.advance(by: .seconds(2))
+        #expect(subscriber.values == [])
+    }
+
+    @Test func valueDueWithoutDemandIsDropped() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        subject.debounce(for: 5, scheduler: scheduler).subscribe(subscriber)
+        subject.send(1)
+        scheduler.advance(by: 5)
+        subscriber.request(.max(1))
+        subject.send(2)
+        scheduler.advance(by: 5)
+        #expect(subscriber.values == [2])
+    }
+
+    @Test func cancelStopsDeliveryAndReleasesTheSubscriber() {
+        let scheduler = TestScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.debounce(for: 5, scheduler: scheduler).subscribe(subscriber)
+            upstream.send(1)
+            subscriber.cancel()
+            scheduler.advance(by: 10)
+            #expect(subscriber.values == [])
+        }
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+        scheduler.run()
+        #expect(weakSubscriber == nil)
+    }
+}

@@ -1,0 +1,37 @@
+import Combine
+import CombineTesting
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Publishers.MeasureInterval")
+struct PublishersMeasureIntervalTests {
+    @Test func measuresFromSubscriptionThenBetweenValues() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<String, Never>()
+        let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>()
+        subject.measureInterval(using: scheduler).subscribe(subscriber)
+        scheduler.advance(by: 5)
+        subject.send("a")
+        scheduler.advance(by: 7)
+        subject.send("b")
+        subject.send("c")
+        subject.send(completion: .finished)
+        #expect(subscriber.values.map(\.ticks) == [5, 7, 0])
+        #expect(subscriber.completions == [.finished])
+    }
+
+    @Test func dispatchQueueStrideIsInNanoseconds() async throws {
+        // Spec: `measureInterval(using: q)` gives DispatchQueue strides whose magnitude is nanoseconds.
+        let queue = DispatchQueue(label: "measureInterval")
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<DispatchQueue.SchedulerTimeType.Stride, Never>()
+        subject.measureInterval(using: queue).subscribe(subscriber)
+        try await Task.sleep(for: .milliseconds(50))
+        subject.send(1)
+        let first = try #require(subscriber.values.first)
+        #expect(first.magnitude >= 40_000_000)
+        #expect(first.magnitude < 5_000_000_000)
+        #expect(first.timeInterval == .nanoseconds(first.magnitude))
+    }
+}
