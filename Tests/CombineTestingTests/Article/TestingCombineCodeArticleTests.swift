@@ -1,6 +1,8 @@
 import Combine
 import CombineTesting
+import Foundation
 import Testing
+import Tributary
 
 /// The examples of the "Testing Combine code" article, compiled and run, so the article cannot
 /// drift from the toolkit. (Examples needing operators that have not landed yet are added as
@@ -87,5 +89,43 @@ struct TestingCombineCodeArticleTests {
 
         #expect(recorder.values == ["a", "b", "c"])
         #expect(recorder.demands == [.init(time: 0, .max(1)), .init(time: 3, .max(2))])
+    }
+
+    @Test func debounce() throws {
+        let scheduler = TestScheduler()
+        let input = try scheduler.hotPublisher("-a--b-----")
+
+        let recorder = scheduler.record(input.debounce(for: 2, scheduler: scheduler))
+        scheduler.advance(by: 10)
+
+        expectMarbles(recorder.marbles(), "---a--b---")
+    }
+
+    final class SearchModel {
+        typealias Queue = AnyScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+        let query = PassthroughSubject<String, Never>()
+        let results: AnyPublisher<String, Never>
+
+        init(scheduler: Queue = DispatchQueue.main.eraseToAnyScheduler()) {
+            results = query.debounce(for: .milliseconds(300), scheduler: scheduler).eraseToAnyPublisher()
+        }
+    }
+
+    @Test func searchWaitsForTheUserToStopTyping() {
+        let scheduler = VirtualTimeScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>(
+            now: .init(.init(uptimeNanoseconds: 1))
+        )
+        let model = SearchModel(scheduler: scheduler.eraseToAnyScheduler())
+        var results: [String] = []
+        let subscription = model.results.sink { results.append($0) }
+        defer { subscription.cancel() }
+
+        model.query.send("co")
+        scheduler.advance(by: .milliseconds(100))
+        model.query.send("combine")
+        scheduler.advance(by: .milliseconds(299))
+        #expect(results == [])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(results == ["combine"])
     }
 }
