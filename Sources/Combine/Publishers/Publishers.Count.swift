@@ -41,7 +41,7 @@ extension Publishers.Count {
         @usableFromInline static var operatorName: String { "Count" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Int, Upstream.Failure> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             count += 1
             return .continue
         }

@@ -39,7 +39,7 @@ extension Publishers.IgnoreOutput {
         @usableFromInline static var operatorName: String { "IgnoreOutput" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Never, Upstream.Failure> { .continue }
+        mutating func receive(_ input: Input) -> ReducingOutcome { .continue }
 
         @inlinable
         mutating func finalValue() -> Never? { nil }

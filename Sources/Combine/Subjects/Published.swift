@@ -40,6 +40,7 @@ public struct Published<Value> {
     }
 
     /// Reads and writes the property of a class instance; writing publishes first.
+    @inlinable
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -125,13 +126,13 @@ extension Published {
             state = LockedState(State(value: value))
         }
 
-        @usableFromInline
+        @inlinable
         var currentValue: Value {
             state.withLock { $0.value }
         }
 
         /// `objectWillChange` first, then the subscribers, then the stored value (willSet order).
-        @usableFromInline
+        @inlinable
         func publish(_ value: Value) {
             let (conduits, objectWillChange) = state.withLock { ($0.conduits, $0.objectWillChange) }
             objectWillChange?.send()
@@ -178,12 +179,12 @@ extension Published {
             state.withLock { $0.objectWillChange }
         }
 
-        @usableFromInline
+        @inlinable
         func conduitReceivedFirstDemand() -> Value? {
             currentValue
         }
 
-        @usableFromInline
+        @inlinable
         func conduitCancelled(_ conduit: SubjectConduit<Value, Never>) {
             state.withLock { state in
                 if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
