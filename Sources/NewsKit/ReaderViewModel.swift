@@ -10,7 +10,6 @@ public final class ReaderViewModel: ObservableObject {
     private let api: API
     private let deliver: (AnyPublisher<[Story], API.Error>) -> AnyPublisher<[Story], API.Error>
     private var subscriptions = Set<AnyCancellable>()
-    private var timerConnection: (any Cancellable)?
 
     /// Every story loaded, newest first.
     @Published public private(set) var allStories = [Story]()
@@ -45,17 +44,10 @@ public final class ReaderViewModel: ObservableObject {
         self.api = api
         self.currentDate = now
         self.deliver = { $0.receive(on: scheduler).eraseToAnyPublisher() }
-        if let refresh {
-            refresh.assign(to: &$currentDate)
-        } else {
-            let timer = Timer.publish(every: 10, on: .main, in: .common)
-            timer.assign(to: &$currentDate)
-            timerConnection = timer.connect()
-        }
-    }
-
-    deinit {
-        timerConnection?.cancel()
+        let ticks = refresh ?? Timer.publish(every: 10, on: .main, in: .common)
+            .autoconnect()
+            .eraseToAnyPublisher()
+        ticks.assign(to: &$currentDate)
     }
 
     /// Loads the newest stories; `completion` runs (on the delivery scheduler) once loading has
