@@ -109,13 +109,11 @@ let package = Package(
         .target(
             name: "ExamplesCatalogue",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "examples",
             dependencies: ["ExamplesCatalogue"],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -128,14 +126,12 @@ let package = Package(
         .target(
             name: "NewsKit",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             resources: [.copy("Snapshot")],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "news",
             dependencies: ["NewsKit"],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -145,7 +141,6 @@ let package = Package(
                 combineDependency,
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
 
@@ -153,7 +148,6 @@ let package = Package(
         .target(
             name: "ColorCalc",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
