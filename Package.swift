@@ -35,6 +35,11 @@ let package = Package(
         .library(name: "Combine", targets: [combineTarget.name]),
         .library(name: "Tributary", targets: ["Tributary"]),
         .library(name: "CombineTesting", targets: ["CombineTesting"]),
+        .library(name: "CombineTestingXCTest", targets: ["CombineTestingXCTest"]),
+    ],
+    dependencies: [
+        // Test-only: a real HTTP server on 127.0.0.1 for the URLSession.dataTaskPublisher tests.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         combineTarget,
@@ -50,6 +55,12 @@ let package = Package(
             dependencies: [combineDependency, "Tributary"],
             swiftSettings: strict
         ),
+        // XCTest assertions over CombineTesting; separate so Swift Testing users never link XCTest.
+        .target(
+            name: "CombineTestingXCTest",
+            dependencies: [combineDependency, "CombineTesting"],
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             dependencies: [combineDependency],
@@ -59,6 +70,12 @@ let package = Package(
         .testTarget(
             name: "CombineTests",
             dependencies: [combineDependency, "TestSupport", "CombineTesting"],
+            swiftSettings: strict
+        ),
+        // Kept apart so that only these tests build the HTTP server dependency.
+        .testTarget(
+            name: "CombineNetworkingTests",
+            dependencies: [combineDependency, "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -75,8 +92,15 @@ let package = Package(
         ),
         .testTarget(
             name: "CombineTestingTests",
-            dependencies: [combineDependency, "CombineTesting", "Tributary", "TestSupport"],
+            dependencies: [combineDependency, "CombineTesting", "CombineTestingXCTest", "Tributary", "TestSupport"],
             swiftSettings: strict
+        ),
+        // The source documents' own custom publisher, subscription and subscriber types, compiled
+        // unchanged (the book's code is written for the Swift 5 language mode).
+        .testTarget(
+            name: "BookCustomTypesTests",
+            dependencies: [combineDependency, "CombineTesting"],
+            swiftSettings: strict + [.swiftLanguageMode(.v5)]
         ),
     ],
     swiftLanguageModes: [.v6]

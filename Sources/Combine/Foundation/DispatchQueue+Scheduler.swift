@@ -8,6 +8,25 @@ private struct DispatchSchedulerAction: @unchecked Sendable {
     let run: () -> Void
 }
 
+/// `DispatchQueue` as a Combine scheduler: actions are submitted asynchronously to the queue
+/// (`async`, `asyncAfter`, or a Dispatch timer source for repeating work).
+///
+/// Prefer serial queues: a concurrent queue may run two deliveries to the same subscriber at
+/// once, which breaks Combine's one-event-at-a-time contract. `receive(on:)` always submits
+/// asynchronously, even when already on the queue.
+///
+/// ## The main queue in a Linux command-line program
+/// `DispatchQueue.main` only runs its work when something drains it. In an app the UI event loop
+/// does; in a command-line program you must do it yourself, after setting up your pipelines:
+/// - `dispatchMain()` hands the main thread to Dispatch for good (it never returns; call `exit`
+///   from a work item when done). On Linux the main queue is then drained by a Dispatch worker
+///   thread, so check `dispatchPrecondition(condition: .onQueue(.main))`, not
+///   `Thread.isMainThread`.
+/// - `RunLoop.main.run()` or `RunLoop.main.run(until:)` runs the main run loop, which also drains
+///   the main queue (on the main thread), and serves `RunLoop.main` and `Timer.publish(on: .main…)`.
+///
+/// An `async` `main` (and the `swift test` runner) already hands the main thread to Dispatch, so
+/// there the main queue is drained without further ado.
 extension DispatchQueue: Scheduler {
     /// Options for work that a dispatch queue runs on behalf of a Combine operator.
     ///
@@ -66,14 +85,17 @@ extension DispatchQueue: Scheduler {
             return Stride(nanoseconds: difference > UInt64(Int.max) ? Int.min : -Int(difference))
         }
 
+        /// Orders by position on the time line (or by length, for strides).
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime.uptimeNanoseconds < rhs.dispatchTime.uptimeNanoseconds
         }
 
+        /// Equal when the uptimes are equal.
         public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
         }
 
+        /// Hashes the uptime, consistently with `==`.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(dispatchTime.uptimeNanoseconds)
         }
@@ -148,24 +170,31 @@ extension DispatchQueue: Scheduler {
                 magnitude = nanoseconds
             }
 
+            /// Orders by position on the time line (or by length, for strides).
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude * rhs.magnitude)
             }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
             }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
             }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// A stride of `s` seconds.

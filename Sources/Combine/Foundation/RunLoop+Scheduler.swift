@@ -89,18 +89,25 @@ extension RunLoop: Scheduler {
                 magnitude = value
             }
 
+            /// Orders by position on the time line (or by length, for strides).
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// A stride of `s` seconds.

@@ -16,7 +16,9 @@ extension Publishers {
     /// completion are delivered on the strategy's scheduler; a group due while the subscriber has no
     /// demand waits (and keeps growing) until demand arrives.
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Each group of values, in arrival order.
         public typealias Output = [Upstream.Output]
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher whose values are grouped.
@@ -33,6 +35,7 @@ extension Publishers {
             self.options = options
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }

@@ -9,7 +9,9 @@ extension Publishers {
     /// - When the upstream completes, the completion is delivered on the scheduler right away and a
     ///   value still waiting out its quiet window is discarded.
     public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
         public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher being debounced.
@@ -34,6 +36,7 @@ extension Publishers {
             self.options = options
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }

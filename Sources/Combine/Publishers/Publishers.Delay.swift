@@ -5,7 +5,9 @@ extension Publishers {
     /// The subscription reaches the subscriber immediately and demand goes straight upstream; only
     /// the downstream events wait. A failure is delayed like everything else.
     public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
         public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher whose events are delayed.
@@ -34,6 +36,7 @@ extension Publishers {
             self.options = options
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }

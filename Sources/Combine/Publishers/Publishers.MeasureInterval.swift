@@ -6,7 +6,9 @@ extension Publishers {
     /// same thread. For `DispatchQueue` the stride's `magnitude` counts nanoseconds; for `RunLoop`
     /// it counts seconds.
     public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The elapsed time, in the scheduler's own stride type.
         public typealias Output = Context.SchedulerTimeType.Stride
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher whose timing is measured.
@@ -20,6 +22,7 @@ extension Publishers {
             self.scheduler = scheduler
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
         }

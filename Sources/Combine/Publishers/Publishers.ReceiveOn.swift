@@ -6,7 +6,9 @@ extension Publishers {
     /// `subscribe(on:)` to move those). Each event is scheduled separately and in arrival order, so
     /// on a serial scheduler the subscriber sees values in order, one at a time.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
         public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher whose events are moved.
@@ -23,6 +25,7 @@ extension Publishers {
             self.options = options
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
         }

@@ -5,7 +5,9 @@ extension Publishers {
     /// Values are not moved: a publisher that produces values on its own thread or run loop (a
     /// timer, a network task) keeps doing so. Use `receive(on:)` to choose where values arrive.
     public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
         public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher subscribed to on `scheduler`.
@@ -22,6 +24,7 @@ extension Publishers {
             self.options = options
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream

@@ -15,7 +15,9 @@ extension Publishers {
     /// values; a value due while the subscriber has no demand is dropped. When the upstream
     /// finishes, a held value is published before the completion; a failure discards it.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
         public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher being throttled.
@@ -35,6 +37,7 @@ extension Publishers {
             self.latest = latest
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }

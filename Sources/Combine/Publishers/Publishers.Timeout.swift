@@ -6,7 +6,9 @@ extension Publishers {
     /// `customError` was given — a normal `.finished`: a timeout is not an error unless you make it
     /// one. Values and completion are delivered on `scheduler`.
     public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// Values pass through with their type unchanged.
         public typealias Output = Upstream.Output
+        /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
 
         /// The publisher being watched.
@@ -35,6 +37,7 @@ extension Publishers {
             self.customError = customError
         }
 
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }

@@ -115,7 +115,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     }
 
     /// Keeps `subscription` as an upstream and asks it for unlimited values once any subscriber
-    /// of this subject has asked for values.
+    /// of this subject has asked for values (at once if one already has).
+    ///
+    /// The subject is where demand aggregates: it does not pass its subscribers' individual
+    /// demands upstream, it asks for everything as soon as anyone wants something, and drops
+    /// values for subscribers without outstanding demand. Until the first demand it asks for
+    /// nothing, so an upstream connected before any subscriber does not start producing into the
+    /// void.
     @inlinable
     public func send(subscription: any Subscription) {
         let demanded = state.withLock { state -> Bool in

@@ -147,7 +147,7 @@ extension Published {
 
         @inlinable
         func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            let conduit = SubjectConduit<Value, Never>(name: "PublishedSubject", parent: self) { event in
+            let conduit = SubjectConduit<Value, Never>(name: "CurrentValueSubject", parent: self) { event in
                 switch event {
                 case .value(let value):
                     return subscriber.receive(value)

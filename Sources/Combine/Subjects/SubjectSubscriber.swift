@@ -5,7 +5,11 @@ import Synchronization
 ///
 /// It hands itself to the subject as the upstream subscription (`send(subscription:)`), so the
 /// subject, not this stage, decides when to ask for values; requests and cancels are forwarded to
-/// the real upstream. The subject is held until completion or cancellation.
+/// the real upstream.
+///
+/// The subject is held weakly: the subject keeps this stage among its upstream subscriptions, so a
+/// strong reference back would be a cycle that outlives cancellation. A subject nobody else holds
+/// has no subscribers and nobody to read it, so losing it loses nothing.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -13,8 +17,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline typealias Input = Downstream.Output
     @usableFromInline typealias Failure = Downstream.Failure
 
+    /// Never reassigned after `init`; only the runtime clears it when the subject goes away.
     @usableFromInline
-    let subject: Downstream
+    weak var subject: Downstream?
 
     /// Upstream subscription, guarded by its own lock; never used while the lock is held.
     @usableFromInline
@@ -40,13 +45,13 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
             subscription.cancel()
             return
         }
-        subject.send(subscription: self)
+        subject?.send(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         if !terminated.load(ordering: .acquiring) {
-            subject.send(input)
+            subject?.send(input)
         }
         return .none
     }
@@ -55,7 +60,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     func receive(completion: Subscribers.Completion<Failure>) {
         guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
         _ = upstream.withLock { $0.terminate() }
-        subject.send(completion: completion)
+        subject?.send(completion: completion)
     }
 
     @inlinable
@@ -74,7 +79,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     var description: String { "Subject" }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["subject": subject]) }
+    var customMirror: Mirror { Mirror(self, children: ["subject": subject as Any]) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -83,12 +83,17 @@ struct PassthroughSubjectTests {
         subject.subscribe(counter)
         let threads = 8
         let perThread = 10_000
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<threads {
-                group.addTask {
-                    for value in 0..<perThread { subject.send(value) }
-                }
-            }
+        // Real OS threads, so the sends truly overlap whatever the size of the cooperative pool.
+        let done = DispatchGroup()
+        for _ in 0..<threads {
+            done.enter()
+            Thread {
+                for value in 0..<perThread { subject.send(value) }
+                done.leave()
+            }.start()
+        }
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume() }
         }
         #expect(counter.count.load(ordering: .relaxed) == threads * perThread)
         #expect(counter.overlaps.load(ordering: .relaxed) == 0)
@@ -156,6 +161,24 @@ struct PassthroughSubjectTests {
         #expect(upstream.calls == [.request(.unlimited), .cancel])
     }
 
+    @Test func subscribingASubjectLeaksNothing() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakSink: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            let upstream = TestUpstream<Int, Never>()
+            let sink = subject.sink { _ in }
+            weakSink = sink
+            let connection = upstream.subscribe(subject)
+            upstream.send(1)
+            connection.cancel()
+            sink.cancel()
+        }
+        #expect(weakSubject == nil)
+        #expect(weakSink == nil)
+    }
+
     @Test func upstreamArrivingAfterDemandIsAskedAtOnce() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()
@@ -166,6 +189,42 @@ struct PassthroughSubjectTests {
         upstream.send(completion: .finished)
         #expect(subscriber.completions == [.finished])
         _ = connection
+    }
+
+    @Test func bookTestSinkReceiveDataThenError() {
+        // Using Combine §7.2: counts of values and completions after each send.
+        enum TestFailureCondition: Error { case anErrorExample }
+        let subject = PassthroughSubject<String, Error>()
+        var values = 0
+        var completions = 0
+        var lastError: Error?
+        let cancellable = subject.sink(
+            receiveCompletion: { completion in
+                completions += 1
+                if case .failure(let error) = completion { lastError = error }
+            },
+            receiveValue: { _ in values += 1 })
+        #expect((values, completions) == (0, 0))
+        subject.send("firstStringValue")
+        #expect((values, completions) == (1, 0))
+        subject.send("secondStringValue")
+        #expect((values, completions) == (2, 0))
+        subject.send(completion: Subscribers.Completion.failure(TestFailureCondition.anErrorExample))
+        #expect((values, completions) == (2, 1))
+        #expect(lastError?.localizedDescription == TestFailureCondition.anErrorExample.localizedDescription)
+        subject.send(completion: Subscribers.Completion.finished)
+        #expect((values, completions) == (2, 1))
+        _ = cancellable
+    }
+
+    @Test func bookExampleFirstValueIsLost() {
+        let subject = PassthroughSubject<String, Never>()
+        subject.send("first value")
+        var output: [String] = []
+        let cancellable = subject.sink { output.append("Result: \($0)") }
+        subject.send("second value")
+        #expect(output == ["Result: second value"])
+        _ = cancellable
     }
 
     @Test func bookExampleSubscribeToSubject() {

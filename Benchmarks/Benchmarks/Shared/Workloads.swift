@@ -1,0 +1,277 @@
+// The benchmark workloads, written once and compiled twice: against Tributary's `Combine` and,
+// with the `OPENCOMBINE` condition, against OpenCombine 0.14.0. Every workload processes
+// `benchmark.scaledIterations` values (or subscriptions), so with `scalingFactor: .kilo` the
+// reported figures are per 1 000 values; divide by 1 000 for the cost of one.
+
+import Benchmark
+#if OPENCOMBINE
+import OpenCombine
+let library = "OpenCombine"
+#else
+import Combine
+let library = "Tributary"
+#endif
+
+let valueConfiguration = Benchmark.Configuration(
+    metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
+    scalingFactor: .kilo,
+    maxDuration: .seconds(2),
+    maxIterations: 1_000
+)
+
+/// Guards against the two targets accidentally linking the same library (both modules spell
+/// their types the same way).
+func checkLibrary() {
+    let typeName = String(reflecting: PassthroughSubject<Int, Never>.self)
+    #if OPENCOMBINE
+    let expected = "OpenCombine.PassthroughSubject<Swift.Int, Swift.Never>"
+    #else
+    let expected = "Combine.PassthroughSubject<Swift.Int, Swift.Never>"
+    #endif
+    if typeName != expected {
+        fatalError("Benchmark target \(library) runs \(typeName), expected \(expected)")
+    }
+}
+
+final class Model: ObservableObject {
+    @Published var count = 0
+}
+
+let benchmarks: @Sendable () -> Void = {
+    checkLibrary()
+
+    // 1. Sequence publisher → map → filter → sink.
+    Benchmark("1a sequence→map→filter→sink", configuration: valueConfiguration) { benchmark in
+        let input = Array(benchmark.scaledIterations)
+        benchmark.startMeasurement()
+        var sum = 0
+        _ = input.publisher.map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
+        blackHole(sum)
+    }
+
+    Benchmark("1b erased sequence→map→filter→sink", configuration: valueConfiguration) { benchmark in
+        let input = Array(benchmark.scaledIterations)
+        benchmark.startMeasurement()
+        var sum = 0
+        _ = input.publisher.eraseToAnyPublisher().map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
+        blackHole(sum)
+    }
+
+    // 2. Subjects.
+    Benchmark("2a PassthroughSubject→sink", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    Benchmark("2b PassthroughSubject→10 sinks", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellables = (0..<10).map { _ in subject.sink { sum &+= $0 } }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellables.forEach { $0.cancel() }
+        blackHole(sum)
+    }
+
+    Benchmark("2c CurrentValueSubject→sink", configuration: valueConfiguration) { benchmark in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var sum = 0
+        let cancellable = subject.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    Benchmark("2d PassthroughSubject→map→filter→sink", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    // 3. Ten chained maps.
+    Benchmark("3a 10 maps (fusable)", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject
+            .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
+            .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
+            .sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    Benchmark("3b 10 maps, erased between", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        var chain = subject.eraseToAnyPublisher()
+        for _ in 0..<10 { chain = chain.map { $0 &+ 1 }.eraseToAnyPublisher() }
+        let cancellable = chain.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    // 4. flatMap: N/10 outer values, each an inner sequence of 10.
+    Benchmark("4 flatMap (10 inner values each)", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let inner = Array(0..<10)
+        var sum = 0
+        let cancellable = subject.flatMap { base in inner.publisher.map { base &+ $0 } }.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in 0..<(benchmark.scaledIterations.count / 10) { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    // 5. Combining two subjects.
+    #if OPENCOMBINE
+    print("OpenCombine 0.14.0 has no merge or combineLatest: workloads 5a and 5b run on Tributary only.")
+    #else
+    Benchmark("5a merge of 2 subjects", configuration: valueConfiguration) { benchmark in
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = left.merge(with: right).sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            if value & 1 == 0 { left.send(value) } else { right.send(value) }
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    Benchmark("5b combineLatest of 2 subjects", configuration: valueConfiguration) { benchmark in
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = left.combineLatest(right).sink { sum &+= $0.0 &+ $0.1 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            if value & 1 == 0 { left.send(value) } else { right.send(value) }
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+    #endif
+
+    Benchmark("5c zip of 2 subjects (alternating)", configuration: valueConfiguration) { benchmark in
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = left.zip(right).sink { sum &+= $0.0 &+ $0.1 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            if value & 1 == 0 { left.send(value) } else { right.send(value) }
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    // 6. Cost per subscription.
+    Benchmark("6a subject subscribe+cancel churn", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let cancellable = subject.sink { blackHole($0) }
+            cancellable.cancel()
+        }
+    }
+
+    Benchmark("6b Just(v).sink churn", configuration: valueConfiguration) { benchmark in
+        var sum = 0
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            _ = Just(value).sink { sum &+= $0 }
+        }
+        benchmark.stopMeasurement()
+        blackHole(sum)
+    }
+
+    // 7. scan → removeDuplicates → collect(100).
+    Benchmark("7 scan→removeDuplicates→collect(100)", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var count = 0
+        let cancellable = subject
+            .scan(0) { $0 &+ ($1 & 3 == 0 ? 0 : 1) }
+            .removeDuplicates()
+            .collect(100)
+            .sink { count &+= $0.count }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(count)
+    }
+
+    // 8. receive(on: ImmediateScheduler).
+    Benchmark("8 subject→receive(on: Immediate)→sink", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    // 9. @Published → objectWillChange + $property sinks.
+    Benchmark("9 @Published set → objectWillChange + $count", configuration: valueConfiguration) { benchmark in
+        let model = Model()
+        var changes = 0
+        var sum = 0
+        let willChange = model.objectWillChange.sink { changes &+= 1 }
+        let values = model.$count.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { model.count = value }
+        benchmark.stopMeasurement()
+        willChange.cancel()
+        values.cancel()
+        blackHole(changes &+ sum)
+    }
+
+    // 10. values: one task consuming a subject's values. A buffer that prefetches everything sits
+    // in front, so no value is dropped while the consumer is between two `next()` calls.
+    Benchmark("10 values (async consumer)", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let count = benchmark.scaledIterations.count
+        let (ready, signalReady) = AsyncStream<Void>.makeStream()
+        let publisher = subject
+            .handleEvents(receiveRequest: { _ in signalReady.yield() })
+            .buffer(size: count, prefetch: .keepFull, whenFull: .dropNewest)
+        benchmark.startMeasurement()
+        let consumer = Task {
+            var sum = 0
+            for await value in publisher.values { sum &+= value }
+            return sum
+        }
+        var readiness = ready.makeAsyncIterator()
+        _ = await readiness.next()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        subject.send(completion: .finished)
+        blackHole(await consumer.value)
+    }
+}

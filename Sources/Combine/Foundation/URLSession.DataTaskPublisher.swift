@@ -1,0 +1,138 @@
+#if canImport(FoundationNetworking) || canImport(Darwin)
+import Foundation
+#if canImport(FoundationNetworking)
+// On Linux `URLSession`, `URLRequest` and `URLResponse` live in FoundationNetworking; code that
+// uses `dataTaskPublisher` there needs `import FoundationNetworking` next to `import Foundation`.
+import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// Returns a publisher that loads `url` with a data task of this session when subscribed.
+    ///
+    /// On Linux, add `import FoundationNetworking` (URLSession is not in Foundation there).
+    public func dataTaskPublisher(for url: URL) -> URLSession.DataTaskPublisher {
+        DataTaskPublisher(request: URLRequest(url: url), session: self)
+    }
+
+    /// Returns a publisher that performs `request` with a data task of this session when
+    /// subscribed.
+    public func dataTaskPublisher(for request: URLRequest) -> URLSession.DataTaskPublisher {
+        DataTaskPublisher(request: request, session: self)
+    }
+
+    /// A publisher that performs one data task and publishes its body and response.
+    ///
+    /// The task starts when the subscriber first requests a value and is cancelled if the
+    /// subscription is cancelled first. Every subscription performs its own request, so `retry`
+    /// really asks the server again. An HTTP error status (404, 500…) is **not** a failure: the
+    /// response is published like any other, so check `(response as? HTTPURLResponse)?.statusCode`
+    /// in a `tryMap`. The publisher fails only when no response arrives (connection refused,
+    /// timeout, cancelled by the session…), with the `URLError` the session reported.
+    ///
+    /// Values and completion arrive on the session's delegate queue; add `receive(on:)` to choose.
+    public struct DataTaskPublisher: Publisher {
+        /// The response body and the response (an `HTTPURLResponse` for HTTP URLs).
+        public typealias Output = (data: Data, response: URLResponse)
+        /// Why no response arrived, as the session reported it.
+        public typealias Failure = URLError
+
+        /// The request performed for each subscriber.
+        public let request: URLRequest
+        /// The session that performs it.
+        public let session: URLSession
+
+        /// Creates a publisher that performs `request` with `session`.
+        public init(request: URLRequest, session: URLSession) {
+            self.request = request
+            self.session = session
+        }
+
+        /// Attaches `subscriber`; the type's documentation describes what it receives.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            subscriber.receive(subscription: Inner(downstream: AnySubscriber(subscriber), request: request, session: session))
+        }
+    }
+}
+
+extension URLSession.DataTaskPublisher {
+    /// One subscriber's data task. (`@unchecked Sendable`: all state is behind a lock; the task's
+    /// completion handler runs on the session's queue.)
+    fileprivate final class Inner: Subscription, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
+        private struct State {
+            var downstream: AnySubscriber<Output, Failure>?
+            var request: URLRequest?
+            var session: URLSession?
+            var task: URLSessionDataTask?
+        }
+
+        private let state: LockedState<State>
+
+        init(downstream: AnySubscriber<Output, Failure>, request: URLRequest, session: URLSession) {
+            state = LockedState(State(downstream: downstream, request: request, session: session))
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Subscription.request(_:) on URLSession.DataTaskPublisher")
+            // Only the first request starts the task; the single value satisfies any demand.
+            let pending = state.withLock { state -> (URLRequest, URLSession)? in
+                guard state.downstream != nil, state.task == nil, let request = state.request,
+                    let session = state.session
+                else { return nil }
+                state.request = nil
+                state.session = nil
+                return (request, session)
+            }
+            guard let (request, session) = pending else { return }
+            // The handler keeps this subscription alive until the task ends (or is cancelled).
+            let task = session.dataTask(with: request) { data, response, error in
+                self.finish(data: data, response: response, error: error)
+            }
+            let cancelled = state.withLock { state -> Bool in
+                guard state.downstream != nil else { return true }
+                state.task = task
+                return false
+            }
+            if cancelled { return }
+            task.resume()
+        }
+
+        private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+            let downstream = state.withLock { state -> AnySubscriber<Output, Failure>? in
+                defer {
+                    state.downstream = nil
+                    state.task = nil
+                }
+                return state.downstream
+            }
+            guard let downstream else { return }
+            if let error {
+                downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
+            } else if let response {
+                _ = downstream.receive((data: data ?? Data(), response: response))
+                downstream.receive(completion: .finished)
+            } else {
+                downstream.receive(completion: .failure(URLError(.badServerResponse)))
+            }
+        }
+
+        func cancel() {
+            let task = state.withLock { state -> URLSessionDataTask? in
+                defer {
+                    state.downstream = nil
+                    state.task = nil
+                    state.request = nil
+                    state.session = nil
+                }
+                return state.task
+            }
+            task?.cancel()
+        }
+
+        var description: String { "DataTaskPublisher" }
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+        var playgroundDescription: Any { description }
+    }
+}
+#endif

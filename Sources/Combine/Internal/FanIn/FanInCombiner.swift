@@ -1,0 +1,324 @@
+/// The engine shared by `combineLatest` and `zip` (2, 3 and 4 inputs): upstreams of different
+/// output types whose values are stored per input and turned into tuples.
+///
+/// The per-input storage and the rule that makes tuples differ between the two operators and are
+/// described by a ``FanInCombineStorage``; demand, completion and delivery are common:
+/// - Every downstream request is passed on, as is, to every upstream (Apple's rule for both
+///   operators). A tuple is made only when the subscriber has demand no queued tuple is already
+///   waiting to spend, so nothing piles up beyond what the storage holds.
+/// - The first failure fails the operator and cancels the other upstreams.
+/// - `combineLatest` finishes once every upstream has finished; `zip` finishes as soon as an
+///   upstream has finished and none of its values is left to pair.
+@usableFromInline
+protocol FanInCombineStorage {
+    /// The tuple delivered downstream.
+    associatedtype Output
+
+    /// Empty storage: no input has sent anything.
+    init()
+
+    /// `true` for zip (values pair one to one, and are kept until paired), `false` for
+    /// combineLatest (one tuple per arriving value, made from the latest value of every input).
+    static var pairsStrictly: Bool { get }
+
+    /// The subscription's `description`, as Apple prints it.
+    static var subscriptionDescription: String { get }
+
+    /// The next tuple, if every input can contribute one; zip consumes what it uses.
+    mutating func takeOutput() -> Output?
+
+    /// Whether input `index` has nothing stored (only meaningful for zip).
+    func isEmpty(at index: Int) -> Bool
+
+    /// Releases every stored value.
+    mutating func removeAll()
+}
+
+@usableFromInline
+struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>
+where Downstream.Input == Storage.Output {
+    @usableFromInline
+    typealias Step = FanInGate<Downstream>.Step
+
+    /// A step to perform, whether upstream grants must be topped up, and upstreams to cancel.
+    @usableFromInline
+    typealias Action = (step: Step, topUp: Bool, cancel: ContiguousArray<any Subscription>)
+
+    @usableFromInline
+    var gate: FanInGate<Downstream>
+
+    @usableFromInline
+    var storage = Storage()
+
+    @usableFromInline
+    var slots: ContiguousArray<FanInSlot>
+
+    @usableFromInline
+    var unfinished: Int
+
+    /// Everything the subscriber has requested so far; each upstream is granted up to this.
+    @usableFromInline
+    var requested: Subscribers.Demand = .none
+
+    @inlinable
+    init(downstream: Downstream, arity: Int) {
+        gate = FanInGate(downstream: downstream)
+        slots = ContiguousArray(repeating: FanInSlot(), count: arity)
+        unfinished = arity
+    }
+
+    @inlinable
+    mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
+        if !gate.isOpen || slots[index].finished || slots[index].subscription != nil {
+            return .cancel(subscription)
+        }
+        slots[index].subscription = subscription
+        if let (held, extra) = slots[index].topUp(to: requested) {
+            return .request(held, extra)
+        }
+        return .none
+    }
+
+    @inlinable
+    mutating func receive<Input>(
+        _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
+    ) -> (step: Step, cancel: ContiguousArray<any Subscription>) {
+        guard gate.isOpen, !slots[index].finished else { return (.idle, []) }
+        store(&storage, value)
+        if !Storage.pairsStrictly {
+            // combineLatest: at most one tuple per arriving value, handed straight out if possible.
+            guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, []) }
+            return (gate.offer(output), [])
+        }
+        produce()
+        let cancel = finishIfExhausted()
+        return (gate.kick(), cancel)
+    }
+
+    @inlinable
+    mutating func receive(
+        completion: Subscribers.Completion<Downstream.Failure>, at index: Int
+    ) -> (step: Step, cancel: ContiguousArray<any Subscription>) {
+        guard gate.isOpen, !slots[index].finished else { return (.idle, []) }
+        _ = slots[index].close()
+        unfinished -= 1
+        switch completion {
+        case .failure(let error):
+            gate.fail(error)
+            return (gate.kick(), closeAll())
+        case .finished:
+            var cancel = ContiguousArray<any Subscription>()
+            if Storage.pairsStrictly {
+                cancel = finishIfExhausted()
+            } else if unfinished == 0 {
+                gate.finish()
+                storage.removeAll()
+            }
+            return (gate.kick(), cancel)
+        }
+    }
+
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) -> Action {
+        guard !gate.isTerminated else { return (.idle, false, []) }
+        gate.request(demand)
+        let grows = requested != .unlimited
+        requested += demand
+        var cancel = ContiguousArray<any Subscription>()
+        if Storage.pairsStrictly {
+            produce()
+            cancel = finishIfExhausted()
+        }
+        return (gate.kick(), grows && gate.isOpen, cancel)
+    }
+
+    @inlinable
+    mutating func delivered(additional: Subscribers.Demand) -> Action {
+        guard additional != .none, !gate.isTerminated else { return (gate.next(), false, []) }
+        gate.request(additional)
+        let grows = requested != .unlimited
+        requested += additional
+        var cancel = ContiguousArray<any Subscription>()
+        if Storage.pairsStrictly {
+            produce()
+            cancel = finishIfExhausted()
+        }
+        return (gate.next(), grows && gate.isOpen, cancel)
+    }
+
+    @inlinable
+    mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
+        guard gate.isOpen else { return nil }
+        return slots[index].topUp(to: requested)
+    }
+
+    @inlinable
+    mutating func cancel() -> ContiguousArray<any Subscription> {
+        gate.cancel()
+        return closeAll()
+    }
+
+    /// Makes tuples while the subscriber has unspent demand (one per arrival for combineLatest).
+    @inlinable
+    mutating func produce() {
+        while gate.isOpen, gate.freeDemand > 0, let output = storage.takeOutput() {
+            gate.enqueue(output)
+            if !Storage.pairsStrictly { break }
+        }
+    }
+
+    /// Zip: finishes once a finished input has nothing left to pair, cancelling the others.
+    @inlinable
+    mutating func finishIfExhausted() -> ContiguousArray<any Subscription> {
+        guard Storage.pairsStrictly, gate.isOpen, unfinished < slots.count else { return [] }
+        for index in slots.indices where slots[index].finished && storage.isEmpty(at: index) {
+            gate.finish()
+            return closeAll()
+        }
+        return []
+    }
+
+    @inlinable
+    mutating func closeAll() -> ContiguousArray<any Subscription> {
+        storage.removeAll()
+        var held = ContiguousArray<any Subscription>()
+        for index in slots.indices where !slots[index].finished {
+            if let subscription = slots[index].close() { held.append(subscription) }
+        }
+        return held
+    }
+}
+
+/// The subscription `combineLatest` and `zip` hand their subscriber.
+@usableFromInline
+final class FanInCombineSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Storage.Output {
+    @usableFromInline
+    typealias Machine = FanInCombineStateMachine<Storage, Downstream>
+
+    @usableFromInline
+    let state: LockedState<Machine>
+
+    @usableFromInline
+    let arity: Int
+
+    @inlinable
+    init(downstream: Downstream, arity: Int) {
+        self.arity = arity
+        state = LockedState(Machine(downstream: downstream, arity: arity))
+    }
+
+    /// The subscriber for input `index`; `store` puts its value into the storage.
+    @inlinable
+    func side<Input>(_ index: Int, store: @escaping (inout Storage, Input) -> Void) -> Side<Input> {
+        Side(index: index, parent: self, store: store)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero("Subscription.request(_:) on a \(Storage.subscriptionDescription) subscription")
+        perform(state.withLock { $0.request(demand) })
+    }
+
+    @inlinable
+    func cancel() {
+        let held = state.withLock { $0.cancel() }
+        for subscription in held { subscription.cancel() }
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription, at index: Int) {
+        state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
+    }
+
+    @inlinable
+    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) {
+        let (step, cancel) = state.withLock { $0.receive(value, at: index, store: store) }
+        perform((step, false, cancel))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
+        let (step, cancel) = state.withLock { $0.receive(completion: completion, at: index) }
+        perform((step, false, cancel))
+    }
+
+    @inlinable
+    func perform(_ action: Machine.Action) {
+        for subscription in action.cancel { subscription.cancel() }
+        if action.topUp { topUpAll() }
+        FanInGate<Downstream>.drain(action.step) { additional in
+            let next = state.withLock { $0.delivered(additional: additional) }
+            for subscription in next.cancel { subscription.cancel() }
+            if next.topUp { topUpAll() }
+            return next.step
+        }
+    }
+
+    @usableFromInline
+    func topUpAll() {
+        for index in 0..<arity {
+            if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
+                held.request(demand)
+            }
+        }
+    }
+
+    @usableFromInline
+    var description: String { Storage.subscriptionDescription }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        let demand = state.withLock { $0.gate.demand }
+        return Mirror(self, children: ["demand": demand])
+    }
+
+    /// The subscriber attached to one input.
+    @usableFromInline
+    struct Side<Input>: Subscriber, CustomStringConvertible {
+        @usableFromInline
+        typealias Failure = Downstream.Failure
+
+        @usableFromInline
+        let index: Int
+
+        @usableFromInline
+        let parent: FanInCombineSubscription
+
+        @usableFromInline
+        let store: (inout Storage, Input) -> Void
+
+        @usableFromInline
+        let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(index: Int, parent: FanInCombineSubscription, store: @escaping (inout Storage, Input) -> Void) {
+            self.index = index
+            self.parent = parent
+            self.store = store
+        }
+
+        @usableFromInline
+        var description: String { Storage.subscriptionDescription }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            parent.receive(subscription: subscription, at: index)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            parent.receive(input, at: index, store: store)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            parent.receive(completion: completion, at: index)
+        }
+    }
+}

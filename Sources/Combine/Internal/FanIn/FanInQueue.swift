@@ -1,0 +1,79 @@
+/// A first-in first-out queue on a circular buffer, used by the operators that gather values from
+/// several upstreams (merge, combineLatest, zip, flatMap, switchToLatest).
+///
+/// Why not an `Array` with `removeFirst()`: that shifts every remaining element, which makes a
+/// queue that fills and drains quadratic. Here a pop only moves the head index, and the storage,
+/// once grown, is reused, so steady-state traffic allocates nothing.
+@usableFromInline
+struct FanInQueue<Element> {
+    @usableFromInline
+    var storage: ContiguousArray<Element?>
+
+    /// Index of the oldest element in `storage`.
+    @usableFromInline
+    var head: Int
+
+    /// Number of elements held.
+    @usableFromInline
+    var count: Int
+
+    @inlinable
+    init() {
+        storage = []
+        head = 0
+        count = 0
+    }
+
+    @inlinable
+    var isEmpty: Bool { count == 0 }
+
+    /// The oldest element, without removing it.
+    @inlinable
+    var first: Element? {
+        count == 0 ? nil : storage[head]
+    }
+
+    /// Adds `element` at the back, growing the storage (doubling it) only when full.
+    @inlinable
+    mutating func append(_ element: Element) {
+        if count == storage.count { grow() }
+        var tail = head + count
+        if tail >= storage.count { tail -= storage.count }
+        storage[tail] = element
+        count += 1
+    }
+
+    /// Removes and returns the oldest element.
+    @inlinable
+    mutating func popFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = storage[head].take()
+        head += 1
+        if head == storage.count { head = 0 }
+        count -= 1
+        if count == 0 { head = 0 }
+        return element
+    }
+
+    /// Drops every element; keeps the storage for reuse.
+    @inlinable
+    mutating func removeAll() {
+        guard count > 0 else { return }
+        while count > 0 { _ = popFirst() }
+        head = 0
+    }
+
+    @usableFromInline
+    mutating func grow() {
+        let newCapacity = Swift.max(4, storage.count * 2)
+        var newStorage = ContiguousArray<Element?>(repeating: nil, count: newCapacity)
+        var index = head
+        for position in 0..<count {
+            newStorage[position] = storage[index].take()
+            index += 1
+            if index == storage.count { index = 0 }
+        }
+        storage = newStorage
+        head = 0
+    }
+}

@@ -1,0 +1,246 @@
+import Synchronization
+
+// The machinery behind the operators that sit between their upstream and downstream and look at
+// each value on its way through, but (unlike `map`) wrap the upstream subscription because they
+// may drop values, stop early, fail, or need to adjust demand: filter, compactMap, tryMap,
+// removeDuplicates, scan, drop(while:), prefix(while:), dropFirst, output(in:), replaceEmpty and
+// their `try` variants.
+//
+// One final class, generic over a small strategy struct, serves all of them. Per value it costs an
+// atomic load and one statically dispatched call into the strategy: no lock, no allocation.
+
+/// What a ``FilteringStrategy`` decided about one upstream value.
+@usableFromInline
+enum FilteringStep<Output, Failure: Error> {
+    /// Pass this value downstream; the downstream's answer is the demand returned upstream.
+    case emit(Output)
+    /// Swallow the value and ask the upstream for one more in its place.
+    case drop
+    /// Swallow the value without asking for a replacement (its demand was requested up front).
+    case dropAccounted
+    /// Pass this last value downstream, then finish and cancel the upstream.
+    case emitAndFinish(Output)
+    /// Finish now without passing the value, and cancel the upstream.
+    case finish
+    /// A `try` closure threw: fail downstream and cancel the upstream.
+    case failure(Failure)
+}
+
+/// The per-operator part of a filtering-style operator.
+///
+/// Only ever touched from the upstream's (serialised) `receive` calls.
+@usableFromInline
+protocol FilteringStrategy {
+    associatedtype Input
+    associatedtype Output
+    associatedtype UpstreamFailure: Error
+    associatedtype Failure: Error
+
+    /// Apple's name for the operator, used as the subscription's `description`.
+    static var operatorName: String { get }
+
+    /// Extra demand added to the downstream's first request (`dropFirst` asks for the values it
+    /// will swallow together with the ones the downstream wants).
+    var extraInitialDemand: Int { get }
+
+    /// Decides what to do with one value.
+    mutating func receive(_ input: Input) -> FilteringStep<Output, Failure>
+
+    /// A value to publish before `.finished` when the upstream finishes (`replaceEmpty`).
+    mutating func valueBeforeFinishing() -> Output?
+
+    /// Converts an upstream failure to the operator's failure type.
+    static func convert(_ failure: UpstreamFailure) -> Failure
+}
+
+extension FilteringStrategy {
+    @inlinable
+    var extraInitialDemand: Int { 0 }
+
+    @inlinable
+    mutating func valueBeforeFinishing() -> Output? { nil }
+}
+
+extension FilteringStrategy where Failure == UpstreamFailure {
+    @inlinable
+    static func convert(_ failure: UpstreamFailure) -> Failure { failure }
+}
+
+extension FilteringStrategy where Failure == any Error {
+    @inlinable
+    static func convert(_ failure: UpstreamFailure) -> Failure { failure }
+}
+
+/// The guarded part of a ``FilteringStage``: only the subscribe/request/cancel/complete paths take
+/// the lock.
+@usableFromInline
+struct FilteringStageState<Output> {
+    @usableFromInline var status: SubscriptionStatus = .awaitingSubscription
+    @usableFromInline var extraDemand: Int
+    @usableFromInline var hasDemand = false
+    /// A final value waiting for demand (only `replaceEmpty` produces one).
+    @usableFromInline var pending: Output?
+
+    @inlinable init(extraDemand: Int) { self.extraDemand = extraDemand }
+}
+
+/// The subscription a filtering-style operator hands downstream; also its upstream subscriber.
+@usableFromInline
+final class FilteringStage<Downstream: Subscriber, Strategy: FilteringStrategy>:
+    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failure {
+    @usableFromInline typealias Input = Strategy.Input
+    @usableFromInline typealias Failure = Strategy.UpstreamFailure
+
+    @usableFromInline let downstream: Downstream
+    /// Only touched from upstream deliveries, which Combine serialises.
+    @usableFromInline var strategy: Strategy
+    @usableFromInline let state: LockedState<FilteringStageState<Strategy.Output>>
+    /// Set once no more upstream values may pass (completed, cancelled, failed).
+    @usableFromInline let done = Atomic<Bool>(false)
+
+    @inlinable
+    init(downstream: Downstream, strategy: Strategy) {
+        self.downstream = downstream
+        self.state = LockedState(FilteringStageState(extraDemand: strategy.extraInitialDemand))
+        self.strategy = strategy
+    }
+
+    // MARK: Subscriber (upstream side)
+
+    @usableFromInline
+    func receive(subscription: any Subscription) {
+        let accepted: Bool = state.withLock { state in
+            guard case .awaitingSubscription = state.status else { return false }
+            state.status = .subscribed(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if done.load(ordering: .acquiring) { return .none }
+        switch strategy.receive(input) {
+        case .emit(let output):
+            return downstream.receive(output)
+        case .drop:
+            return .max(1)
+        case .dropAccounted:
+            return .none
+        case .emitAndFinish(let output):
+            let upstream = terminate()
+            guard let upstream else { return .none }
+            _ = downstream.receive(output)
+            upstream.cancel()
+            downstream.receive(completion: .finished)
+            return .none
+        case .finish:
+            guard let upstream = terminate() else { return .none }
+            upstream.cancel()
+            downstream.receive(completion: .finished)
+            return .none
+        case .failure(let error):
+            guard let upstream = terminate() else { return .none }
+            upstream.cancel()
+            downstream.receive(completion: .failure(error))
+            return .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .failure(let error):
+            guard terminate() != nil else { return }
+            downstream.receive(completion: .failure(Strategy.convert(error)))
+        case .finished:
+            if done.load(ordering: .acquiring) { return }
+            let last = strategy.valueBeforeFinishing()
+            finish(with: last)
+        }
+    }
+
+    /// Moves to the terminal state; returns the upstream subscription if this call did so.
+    @usableFromInline
+    func terminate() -> (any Subscription)? {
+        if done.exchange(true, ordering: .acquiringAndReleasing) { return nil }
+        return state.withLock { state in state.status.terminate() }
+    }
+
+    @usableFromInline
+    func finish(with last: Strategy.Output?) {
+        if done.exchange(true, ordering: .acquiringAndReleasing) { return }
+        let sendNow: Bool? = state.withLock { state in
+            guard case .subscribed = state.status else { return nil }
+            state.status = .terminal
+            if let last, !state.hasDemand {
+                state.pending = last
+                return false
+            }
+            return true
+        }
+        guard sendNow == true else { return }
+        if let last { _ = downstream.receive(last) }
+        downstream.receive(completion: .finished)
+    }
+
+    // MARK: Subscription (downstream side)
+
+    @usableFromInline
+    enum RequestAction { case none, forward(any Subscription, Subscribers.Demand), deliver(Strategy.Output) }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero("Subscription.request(_:)")
+        let action: RequestAction = state.withLock { state in
+            if let pending = state.pending {
+                state.pending = nil
+                state.status = .terminal
+                return .deliver(pending)
+            }
+            guard case .subscribed(let upstream) = state.status else { return .none }
+            state.hasDemand = true
+            var total = demand
+            if state.extraDemand > 0 {
+                total += state.extraDemand
+                state.extraDemand = 0
+            }
+            return .forward(upstream, total)
+        }
+        switch action {
+        case .none:
+            return
+        case .forward(let upstream, let total):
+            upstream.request(total)
+        case .deliver(let value):
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
+        }
+    }
+
+    @usableFromInline
+    func cancel() {
+        done.store(true, ordering: .releasing)
+        let upstream = state.withLock { state -> (any Subscription)? in
+            state.pending = nil
+            return state.status.terminate()
+        }
+        upstream?.cancel()
+    }
+
+    // MARK: Reflection
+
+    @usableFromInline
+    var description: String { Strategy.operatorName }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}

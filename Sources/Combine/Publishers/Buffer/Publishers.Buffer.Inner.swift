@@ -1,0 +1,105 @@
+extension Publishers.Buffer {
+    /// The buffering stage: holds the ``StateMachine`` under a lock, performs what it decides
+    /// outside the lock, and shows itself to the subscriber as `Buffer`.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let state: LockedState<StateMachine>
+
+        @usableFromInline
+        init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+             whenFull: Publishers.BufferingStrategy<Upstream.Failure>) {
+            self.downstream = downstream
+            self.state = LockedState(StateMachine(size: size, prefetch: prefetch, whenFull: whenFull))
+        }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            guard state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
+            downstream.receive(subscription: self)
+            topUpUpstream()
+        }
+
+        @usableFromInline
+        func topUpUpstream() {
+            if let (subscription, more) = state.withLock({ $0.topUpRequest() }) {
+                subscription.request(more)
+            }
+        }
+
+        /// Delivers buffered values (and finally the completion) while there is demand. Called
+        /// only by the thread the state machine made the drainer.
+        @usableFromInline
+        func drain() {
+            while true {
+                switch state.withLock({ $0.nextDrainStep() }) {
+                case .deliver(let value):
+                    let more = downstream.receive(value)
+                    if more != .none { state.withLock { $0.added(more) } }
+                case .complete(let completion):
+                    downstream.receive(completion: completion)
+                    return
+                case .done:
+                    return
+                }
+            }
+        }
+
+        @usableFromInline
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            switch state.withLock({ $0.value(input) }) {
+            case .none:
+                break
+            case .deliver(let value):
+                let more = downstream.receive(value)
+                if more != .none { state.withLock { $0.added(more) } }
+                drain()
+            case .drain:
+                drain()
+            case .overflow(let subscription, let makeError):
+                subscription.cancel()
+                let error = makeError()
+                let (mustDrain, discarded) = state.withLock { $0.failed(error) }
+                _ = discarded
+                if mustDrain { drain() }
+                return .none
+            }
+            // Ask for what is now missing through the return value: the upstream is calling us.
+            return state.withLock { $0.topUp() }
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let (mustDrain, discarded) = state.withLock { $0.completed(completion) }
+            _ = discarded
+            if mustDrain { drain() }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.Buffer subscription request(_:)")
+            if state.withLock({ $0.request(demand) }) { drain() }
+            topUpUpstream()
+        }
+
+        @usableFromInline
+        func cancel() {
+            guard let (subscription, discarded) = state.withLock({ $0.cancel() }) else { return }
+            _ = discarded
+            subscription.cancel()
+        }
+
+        @usableFromInline var description: String { "Buffer" }
+
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream])
+        }
+
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

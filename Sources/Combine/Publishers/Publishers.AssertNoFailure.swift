@@ -1,0 +1,134 @@
+extension Publishers {
+    /// A publisher that republishes its upstream's values and completion, and stops the process
+    /// with a fatal error if the upstream fails.
+    ///
+    /// Use it to state an invariant ("this cannot fail") and to get a `Never` failure type. The
+    /// check is active in release builds too, like `fatalError`.
+    public struct AssertNoFailure<Upstream: Publisher>: Publisher {
+        /// Values pass through unchanged.
+        public typealias Output = Upstream.Output
+
+        /// A failure stops the process, so none is ever delivered.
+        public typealias Failure = Never
+
+        /// The publisher that must not fail.
+        public let upstream: Upstream
+
+        /// Put at the start of the fatal error message.
+        public let prefix: String
+
+        /// The file reported with the fatal error.
+        public let file: StaticString
+
+        /// The line reported with the fatal error.
+        public let line: UInt
+
+        /// Makes a publisher that traps, reporting `prefix`, `file` and `line`, if `upstream` fails.
+        public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
+            self.upstream = upstream
+            self.prefix = prefix
+            self.file = file
+            self.line = line
+        }
+
+        /// Attaches `subscriber` through the checking stage.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+        }
+    }
+}
+
+extension Publisher {
+    /// Stops the process with a fatal error if the upstream fails; otherwise republishes
+    /// everything. The failure type becomes `Never`.
+    ///
+    /// ```swift
+    /// Just("Hello")
+    ///     .setFailureType(to: MyError.self)
+    ///     .assertNoFailure("Greeting")
+    ///     .sink { print("Got value: \($0)") }
+    /// ```
+    ///
+    /// The fatal error's message is `"<prefix> Unexpected failure: <error>"` (no leading space
+    /// without a prefix), reported at `file` and `line`.
+    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
+        Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
+    }
+}
+
+extension Publishers.AssertNoFailure {
+    /// The checking stage; shows itself to the subscriber as `AssertNoFailure`.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let prefix: String
+        @usableFromInline let file: StaticString
+        @usableFromInline let line: UInt
+        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+
+        @usableFromInline
+        init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+            self.downstream = downstream
+            self.prefix = prefix
+            self.file = file
+            self.line = line
+        }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            let accepted = status.withLock { status -> Bool in
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            guard accepted else { return subscription.cancel() }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            downstream.receive(input)
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let live = status.withLock { status -> Bool in
+                guard case .subscribed = status else { return false }
+                status = .terminal
+                return true
+            }
+            guard live else { return }
+            switch completion {
+            case .finished:
+                downstream.receive(completion: .finished)
+            case .failure(let error):
+                let message = prefix.isEmpty ? "Unexpected failure: \(error)" : "\(prefix) Unexpected failure: \(error)"
+                fatalError(message, file: file, line: line)
+            }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.AssertNoFailure subscription request(_:)")
+            status.withLock { $0.subscription }?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            status.withLock { $0.terminate() }?.cancel()
+        }
+
+        @usableFromInline var description: String { "AssertNoFailure" }
+
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "prefix": prefix, "file": file, "line": line])
+        }
+
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Publishers {
+    /// A publisher that stops the process in the debugger (raises `SIGTRAP`) when one of its
+    /// predicates returns `true` for an event passing through it.
+    ///
+    /// Without a debugger attached, `SIGTRAP` ends the process, so keep breakpoints out of
+    /// shipping code. Cancellation cannot be intercepted; use `handleEvents` for that.
+    public struct Breakpoint<Upstream: Publisher>: Publisher {
+        /// Values pass through unchanged.
+        public typealias Output = Upstream.Output
+
+        /// Failures pass through unchanged.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are examined.
+        public let upstream: Upstream
+
+        /// Decides, for the upstream's subscription, whether to stop.
+        public let receiveSubscription: ((any Subscription) -> Bool)?
+
+        /// Decides, for each value, whether to stop.
+        public let receiveOutput: ((Upstream.Output) -> Bool)?
+
+        /// Decides, for the completion, whether to stop.
+        public let receiveCompletion: ((Subscribers.Completion<Publishers.Breakpoint<Upstream>.Failure>) -> Bool)?
+
+        /// Makes a publisher that raises `SIGTRAP` when a given predicate returns `true`.
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Bool)? = nil,
+            receiveOutput: ((Upstream.Output) -> Bool)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Publishers.Breakpoint<Upstream>.Failure>) -> Bool)? = nil
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+        }
+
+        /// Attaches `subscriber` through a stage that evaluates the predicates.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, predicates: self))
+        }
+    }
+}
+
+extension Publisher {
+    /// Raises `SIGTRAP`, stopping in the debugger, when one of the predicates returns `true`.
+    ///
+    /// ```swift
+    /// numbers.breakpoint(receiveOutput: { value in value > 10 && value < 15 })
+    /// ```
+    public func breakpoint(
+        receiveSubscription: ((any Subscription) -> Bool)? = nil,
+        receiveOutput: ((Self.Output) -> Bool)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Self.Failure>) -> Bool)? = nil
+    ) -> Publishers.Breakpoint<Self> {
+        Publishers.Breakpoint(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion)
+    }
+
+    /// Raises `SIGTRAP`, stopping in the debugger, when the upstream fails.
+    public func breakpointOnError() -> Publishers.Breakpoint<Self> {
+        breakpoint(receiveCompletion: { completion in
+            if case .failure = completion { return true }
+            return false
+        })
+    }
+}
+
+extension Publishers.Breakpoint {
+    /// The examining stage; shows itself to the subscriber as `Breakpoint`.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let receiveSubscription: ((any Subscription) -> Bool)?
+        @usableFromInline let receiveOutput: ((Upstream.Output) -> Bool)?
+        @usableFromInline let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+
+        @usableFromInline
+        init(downstream: Downstream, predicates: Publishers.Breakpoint<Upstream>) {
+            self.downstream = downstream
+            receiveSubscription = predicates.receiveSubscription
+            receiveOutput = predicates.receiveOutput
+            receiveCompletion = predicates.receiveCompletion
+        }
+
+        /// Stops in the debugger. Out of line so the trap's frame is easy to recognise.
+        @usableFromInline
+        @inline(never)
+        static func trap() {
+            raise(SIGTRAP)
+        }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            let accepted = status.withLock { status -> Bool in
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            guard accepted else { return subscription.cancel() }
+            if receiveSubscription?(subscription) == true { Self.trap() }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if receiveOutput?(input) == true { Self.trap() }
+            return downstream.receive(input)
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let live = status.withLock { status -> Bool in
+                guard case .subscribed = status else { return false }
+                status = .terminal
+                return true
+            }
+            guard live else { return }
+            if receiveCompletion?(completion) == true { Self.trap() }
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.Breakpoint subscription request(_:)")
+            status.withLock { $0.subscription }?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            status.withLock { $0.terminate() }?.cancel()
+        }
+
+        @usableFromInline var description: String { "Breakpoint" }
+
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream])
+        }
+
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

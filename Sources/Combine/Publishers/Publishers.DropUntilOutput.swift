@@ -1,0 +1,190 @@
+extension Publishers {
+    /// The publisher `drop(untilOutputFrom:)` returns: upstream values are swallowed until `other`
+    /// publishes its first value; from then on they all pass. If `other` completes before
+    /// publishing, the stream ends with that completion; a failure of the upstream always ends it.
+    ///
+    /// As on Apple's platforms, `other` is asked for a single value, and swallowed values use up
+    /// the downstream's demand (no replacement is requested).
+    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
+    where Upstream.Failure == Other.Failure {
+        /// Values are passed through unchanged.
+        public typealias Output = Upstream.Output
+        /// The failure type both publishers share.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are gated.
+        public let upstream: Upstream
+
+        /// The publisher whose first value opens the gate.
+        public let other: Other
+
+        /// Wraps `upstream`; prefer `upstream.drop(untilOutputFrom:)`.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        /// Connects `subscriber`, then subscribes to `other` and finally to `upstream`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Other.Failure == S.Failure {
+            let inner = Inner(downstream: subscriber)
+            subscriber.receive(subscription: inner)
+            other.subscribe(Trigger(inner: inner))
+            upstream.subscribe(inner)
+        }
+    }
+}
+
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+
+extension Publishers.DropUntilOutput {
+    @usableFromInline
+    struct InnerState {
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var trigger: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var triggered = false
+        @usableFromInline var finished = false
+        @usableFromInline var pendingDemand: Subscribers.Demand = .none
+
+        @inlinable init() {}
+    }
+
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let state = LockedState(InnerState())
+
+        @inlinable init(downstream: Downstream) { self.downstream = downstream }
+
+        // MARK: upstream
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            let pending: Subscribers.Demand? = state.withLock { state in
+                guard case .awaitingSubscription = state.upstream, !state.finished else { return nil }
+                state.upstream = .subscribed(subscription)
+                defer { state.pendingDemand = .none }
+                return state.pendingDemand
+            }
+            guard let pending else { return subscription.cancel() }
+            if pending > 0 { subscription.request(pending) }
+        }
+
+        @usableFromInline
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let pass: Bool = state.withLock { !$0.finished && $0.triggered }
+            return pass ? downstream.receive(input) : .none
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let trigger: (any Subscription)?? = state.withLock { state in
+                guard !state.finished else { return nil }
+                state.finished = true
+                state.upstream = .terminal
+                return .some(state.trigger.terminate())
+            }
+            guard let trigger else { return }
+            trigger?.cancel()
+            downstream.receive(completion: completion)
+        }
+
+        // MARK: trigger
+
+        @usableFromInline
+        func triggerSubscribed(_ subscription: any Subscription) {
+            let accepted: Bool = state.withLock { state in
+                guard case .awaitingSubscription = state.trigger, !state.finished else { return false }
+                state.trigger = .subscribed(subscription)
+                return true
+            }
+            if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+        }
+
+        @usableFromInline
+        func triggerFired() {
+            state.withLock { state in
+                if !state.finished { state.triggered = true }
+            }
+        }
+
+        @usableFromInline
+        func triggerCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
+            let upstream: (any Subscription)?? = state.withLock { state in
+                state.trigger = .terminal
+                guard !state.triggered, !state.finished else { return nil }
+                state.finished = true
+                return .some(state.upstream.terminate())
+            }
+            guard let upstream else { return }
+            upstream?.cancel()
+            downstream.receive(completion: completion)
+        }
+
+        // MARK: downstream
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Subscription.request(_:)")
+            let upstream: (any Subscription)? = state.withLock { state in
+                if case .awaitingSubscription = state.upstream { state.pendingDemand += demand }
+                return state.upstream.subscription
+            }
+            upstream?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            let (upstream, trigger) = state.withLock { state in
+                state.finished = true
+                return (state.upstream.terminate(), state.trigger.terminate())
+            }
+            upstream?.cancel()
+            trigger?.cancel()
+        }
+
+        @usableFromInline var description: String { "DropUntilOutput" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+
+    /// Subscribes to `other` on behalf of ``Inner``; it shares the inner's identity.
+    @usableFromInline
+    struct Trigger<Downstream: Subscriber>: Subscriber
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Other.Output
+        @usableFromInline typealias Failure = Other.Failure
+
+        @usableFromInline let inner: Inner<Downstream>
+        @usableFromInline var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+
+        @inlinable init(inner: Inner<Downstream>) { self.inner = inner }
+
+        @inlinable
+        func receive(subscription: any Subscription) { inner.triggerSubscribed(subscription) }
+
+        @inlinable
+        func receive(_ input: Other.Output) -> Subscribers.Demand {
+            inner.triggerFired()
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Other.Failure>) { inner.triggerCompleted(completion) }
+    }
+}
+
+extension Publisher {
+    /// Ignores this publisher's values until `publisher` publishes one, then passes them all on.
+    @inlinable
+    public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
+    where Failure == P.Failure {
+        Publishers.DropUntilOutput(upstream: self, other: publisher)
+    }
+}

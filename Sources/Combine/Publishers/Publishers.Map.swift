@@ -1,0 +1,170 @@
+extension Publishers {
+    /// The publisher `map(_:)` returns: each upstream value goes through `transform` and comes out
+    /// as exactly one downstream value, so demand and completion pass through untouched.
+    ///
+    /// Because nothing about the flow changes, the upstream's own subscription is handed straight to
+    /// the downstream (as on Apple's platforms, `print` below a `map` shows the upstream's name).
+    public struct Map<Upstream: Publisher, Output>: Publisher {
+        /// A map never introduces errors of its own.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+
+        /// Applied to every value on its way downstream.
+        public let transform: (Upstream.Output) -> Output
+
+        /// Wraps `upstream` so its values come out transformed; prefer `upstream.map(transform)`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Connects `subscriber` through a lightweight stage that applies `transform`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+        }
+    }
+
+    /// The publisher `tryMap(_:)` returns: like ``Publishers/Map`` but the transform may throw,
+    /// which cancels the upstream and fails the downstream with the thrown error.
+    public struct TryMap<Upstream: Publisher, Output>: Publisher {
+        /// Anything the upstream or the closure throws, erased to `Error`.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+
+        /// Applied to every value; throwing ends the stream with that error.
+        public let transform: (Upstream.Output) throws -> Output
+
+        /// Wraps `upstream` so its values come out transformed; prefer `upstream.tryMap(transform)`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Connects `subscriber` through a stage that can stop the stream when `transform` throws.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
+            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
+        }
+    }
+}
+
+extension Publishers.Map {
+    /// Hands values downstream after transforming them; it keeps no state, so it is a struct and
+    /// lets the upstream subscription through untouched.
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let transform: (Upstream.Output) -> Output
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.downstream = downstream
+            self.transform = transform
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            downstream.receive(transform(input))
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline var description: String { "Map" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+
+    /// Fuses two maps into one stage, the way Apple's Combine does.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+        let first = self.transform
+        return Publishers.Map(upstream: upstream) { transform(first($0)) }
+    }
+
+    /// Fuses this map with a throwing one into a single `TryMap` stage.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+    }
+}
+
+extension Publishers.TryMap {
+    @usableFromInline
+    struct Strategy: FilteringStrategy {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = any Error
+
+        @usableFromInline let transform: (Upstream.Output) throws -> Output
+
+        @inlinable init(transform: @escaping (Upstream.Output) throws -> Output) { self.transform = transform }
+
+        @usableFromInline static var operatorName: String { "TryMap" }
+
+        @inlinable
+        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, any Error> {
+            do { return .emit(try transform(input)) } catch { return .failure(error) }
+        }
+    }
+
+    /// Fuses a plain map onto this throwing one, keeping a single stage.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Fuses two throwing maps into a single stage.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}
+
+extension Publisher {
+    /// Turns every value into another one, possibly of another type, leaving errors alone.
+    ///
+    /// ```swift
+    /// [1, 2, 3].publisher.map { $0 * 10 }   // 10, 20, 30
+    /// ```
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+        Publishers.Map(upstream: self, transform: transform)
+    }
+
+    /// Like `map`, but the closure may throw; the first error ends the stream as its failure and
+    /// cancels the upstream. The failure type becomes `Error`.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+
+    /// Substitutes `output` for every `nil` value, the stream counterpart of `??`.
+    @inlinable
+    public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+        Publishers.Map(upstream: self) { $0 ?? output }
+    }
+}

@@ -1,0 +1,121 @@
+extension Publishers {
+    /// The publisher `map(_:)` with one key path returns: each value is replaced by the property the
+    /// key path reads.
+    public struct MapKeyPath<Upstream: Publisher, Output>: Publisher {
+        /// Reading a property cannot fail, so errors are the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are read.
+        public let upstream: Upstream
+
+        /// The property read from every value.
+        public let keyPath: KeyPath<Upstream.Output, Output>
+
+        @inlinable
+        init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+            self.upstream = upstream
+            self.keyPath = keyPath
+        }
+
+        /// Connects `subscriber`; the upstream subscription is passed straight through.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
+            let keyPath = self.keyPath
+            upstream.subscribe(Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) { $0[keyPath: keyPath] })
+        }
+    }
+
+    /// The publisher `map(_:_:)` with two key paths returns: each value becomes a pair of its
+    /// properties.
+    public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: Publisher {
+        /// The pair read from each value.
+        public typealias Output = (Output0, Output1)
+        /// Reading properties cannot fail, so errors are the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are read.
+        public let upstream: Upstream
+        /// The first property read.
+        public let keyPath0: KeyPath<Upstream.Output, Output0>
+        /// The second property read.
+        public let keyPath1: KeyPath<Upstream.Output, Output1>
+
+        @inlinable
+        init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+            self.upstream = upstream
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+        }
+
+        /// Connects `subscriber`; the upstream subscription is passed straight through.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1), Upstream.Failure == S.Failure {
+            let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1
+            upstream.subscribe(Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
+                ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+            })
+        }
+    }
+
+    /// The publisher `map(_:_:_:)` with three key paths returns: each value becomes a triple of its
+    /// properties.
+    public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: Publisher {
+        /// The triple read from each value.
+        public typealias Output = (Output0, Output1, Output2)
+        /// Reading properties cannot fail, so errors are the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are read.
+        public let upstream: Upstream
+        /// The first property read.
+        public let keyPath0: KeyPath<Upstream.Output, Output0>
+        /// The second property read.
+        public let keyPath1: KeyPath<Upstream.Output, Output1>
+        /// The third property read.
+        public let keyPath2: KeyPath<Upstream.Output, Output2>
+
+        @inlinable
+        init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
+            keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>
+        ) {
+            self.upstream = upstream
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+            self.keyPath2 = keyPath2
+        }
+
+        /// Connects `subscriber`; the upstream subscription is passed straight through.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1, Output2), Upstream.Failure == S.Failure {
+            let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1, keyPath2 = self.keyPath2
+            upstream.subscribe(Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
+                ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+            })
+        }
+    }
+}
+
+extension Publisher {
+    /// Replaces each value by one of its properties, named by a key path: `.map(\.data)`.
+    @inlinable
+    public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
+        Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
+    }
+
+    /// Replaces each value by a pair of its properties.
+    @inlinable
+    public func map<T0, T1>(
+        _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
+    ) -> Publishers.MapKeyPath2<Self, T0, T1> {
+        Publishers.MapKeyPath2(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1)
+    }
+
+    /// Replaces each value by a triple of its properties.
+    @inlinable
+    public func map<T0, T1, T2>(
+        _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>, _ keyPath2: KeyPath<Output, T2>
+    ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {
+        Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+    }
+}

@@ -1,0 +1,167 @@
+extension Publishers {
+    /// The publisher `prefix(untilOutputFrom:)` returns: upstream values pass until `other`
+    /// publishes its first value; then the upstream is cancelled and the stream finishes. If
+    /// `other` completes without publishing, it no longer matters and the upstream runs on.
+    public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+        /// Values are passed through unchanged.
+        public typealias Output = Upstream.Output
+        /// Errors are the upstream's; `other`'s failure is ignored.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are passed on.
+        public let upstream: Upstream
+
+        /// The publisher whose first value ends the stream.
+        public let other: Other
+
+        /// Wraps `upstream`; prefer `upstream.prefix(untilOutputFrom:)`.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        /// Subscribes to `other` first (asking it for one value), then to `upstream`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
+            let inner = Inner(downstream: subscriber)
+            other.subscribe(Terminator(inner: inner))
+            upstream.subscribe(inner)
+        }
+    }
+}
+
+extension Publishers.PrefixUntilOutput {
+    @usableFromInline
+    struct InnerState {
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var terminator: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var finished = false
+
+        @inlinable init() {}
+    }
+
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let state = LockedState(InnerState())
+
+        @inlinable init(downstream: Downstream) { self.downstream = downstream }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            let accepted: Bool = state.withLock { state in
+                guard case .awaitingSubscription = state.upstream, !state.finished else { return false }
+                state.upstream = .subscribed(subscription)
+                return true
+            }
+            guard accepted else { return subscription.cancel() }
+            downstream.receive(subscription: self)
+        }
+
+        @usableFromInline
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let live: Bool = state.withLock { !$0.finished }
+            return live ? downstream.receive(input) : .none
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let terminator: (any Subscription)?? = state.withLock { state in
+                guard !state.finished else { return nil }
+                state.finished = true
+                state.upstream = .terminal
+                return .some(state.terminator.terminate())
+            }
+            guard let terminator else { return }
+            terminator?.cancel()
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline
+        func terminatorSubscribed(_ subscription: any Subscription) {
+            let accepted: Bool = state.withLock { state in
+                guard case .awaitingSubscription = state.terminator, !state.finished else { return false }
+                state.terminator = .subscribed(subscription)
+                return true
+            }
+            if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+        }
+
+        @usableFromInline
+        func terminatorFired() {
+            let upstream: (any Subscription)?? = state.withLock { state in
+                guard !state.finished else { return nil }
+                state.finished = true
+                state.terminator = .terminal
+                return .some(state.upstream.terminate())
+            }
+            guard let upstream else { return }
+            upstream?.cancel()
+            downstream.receive(completion: .finished)
+        }
+
+        @usableFromInline
+        func terminatorCompleted() {
+            state.withLock { $0.terminator = .terminal }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            // Apple's PrefixUntilOutput forwards the demand as it is, without checking it.
+            state.withLock { $0.upstream.subscription }?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            let (upstream, terminator) = state.withLock { state in
+                state.finished = true
+                return (state.upstream.terminate(), state.terminator.terminate())
+            }
+            upstream?.cancel()
+            terminator?.cancel()
+        }
+
+        @usableFromInline var description: String { "PrefixUntilOutput" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+
+    /// Subscribes to `other` on behalf of ``Inner``; it shares the inner's identity.
+    @usableFromInline
+    struct Terminator<Downstream: Subscriber>: Subscriber
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Other.Output
+        @usableFromInline typealias Failure = Other.Failure
+
+        @usableFromInline let inner: Inner<Downstream>
+        @usableFromInline var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+
+        @inlinable init(inner: Inner<Downstream>) { self.inner = inner }
+
+        @inlinable
+        func receive(subscription: any Subscription) { inner.terminatorSubscribed(subscription) }
+
+        @inlinable
+        func receive(_ input: Other.Output) -> Subscribers.Demand {
+            inner.terminatorFired()
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Other.Failure>) { inner.terminatorCompleted() }
+    }
+}
+
+extension Publisher {
+    /// Passes values on until `publisher` publishes one, then finishes.
+    @inlinable
+    public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
+        Publishers.PrefixUntilOutput(upstream: self, other: publisher)
+    }
+}

@@ -1,0 +1,192 @@
+extension Publishers {
+    /// A publisher that turns a failure of its upstream into one fallback value followed by a
+    /// normal completion.
+    ///
+    /// Use it at the end of a pipeline whose consumer cannot handle errors (a `sink` with only a
+    /// value closure, an `assign`): the failure type becomes `Never`. The fallback is sent only
+    /// once the subscriber has demand for it, so the operator never oversends.
+    public struct ReplaceError<Upstream: Publisher>: Publisher {
+        /// Values pass through unchanged.
+        public typealias Output = Upstream.Output
+
+        /// Every failure is replaced, so the publisher cannot fail.
+        public typealias Failure = Never
+
+        /// The value published in place of the upstream's failure.
+        public let output: Upstream.Output
+
+        /// The publisher whose failure is replaced.
+        public let upstream: Upstream
+
+        /// Makes a publisher that sends `output` and finishes when `upstream` fails.
+        public init(upstream: Upstream, output: Upstream.Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        /// Attaches `subscriber` through a stage that tracks its demand, so that the fallback
+        /// value is delivered only when asked for.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            upstream.subscribe(Inner(downstream: subscriber, output: output))
+        }
+    }
+}
+
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publisher {
+    /// Replaces a failure with `output`, then finishes: the failure type becomes `Never`.
+    ///
+    /// ```swift
+    /// failingPublisher
+    ///     .replaceError(with: "fallback")
+    ///     .sink { print($0) }   // prints the upstream's values, then "fallback"
+    /// ```
+    ///
+    /// To recover with a whole publisher rather than a single value, use `catch(_:)`.
+    public func replaceError(with output: Self.Output) -> Publishers.ReplaceError<Self> {
+        Publishers.ReplaceError(upstream: self, output: output)
+    }
+}
+
+extension Publishers.ReplaceError {
+    /// The stage between the upstream and the subscriber. It counts the subscriber's outstanding
+    /// demand, because a failure that arrives with no demand must wait for the next `request`
+    /// before the fallback value may be sent.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+        @usableFromInline
+        typealias Input = Upstream.Output
+        @usableFromInline
+        typealias Failure = Upstream.Failure
+
+        @usableFromInline
+        enum Phase {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            /// The upstream failed while the subscriber had no demand: the fallback is owed.
+            case owesFallback
+            case terminal
+        }
+
+        @usableFromInline
+        enum CompletionAction { case none, finish, replace }
+
+        @usableFromInline
+        enum RequestAction { case none, forward(any Subscription), replace }
+
+        @usableFromInline
+        struct State {
+            @usableFromInline var phase: Phase = .awaitingSubscription
+            @usableFromInline var demand: Subscribers.Demand = .none
+            @usableFromInline init() {}
+        }
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let output: Upstream.Output
+        @usableFromInline let state = LockedState(State())
+
+        @usableFromInline
+        init(downstream: Downstream, output: Upstream.Output) {
+            self.downstream = downstream
+            self.output = output
+        }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            let accepted = state.withLock { state -> Bool in
+                guard case .awaitingSubscription = state.phase else { return false }
+                state.phase = .subscribed(subscription)
+                return true
+            }
+            guard accepted else { return subscription.cancel() }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let live = state.withLock { state -> Bool in
+                guard case .subscribed = state.phase else { return false }
+                state.demand -= 1
+                return true
+            }
+            guard live else { return .none }
+            let more = downstream.receive(input)
+            if more != .none {
+                state.withLock { $0.demand += more }
+            }
+            return more
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let action = state.withLock { state -> CompletionAction in
+                guard case .subscribed = state.phase else { return .none }
+                switch completion {
+                case .finished:
+                    state.phase = .terminal
+                    return .finish
+                case .failure:
+                    if state.demand > 0 {
+                        state.phase = .terminal
+                        return .replace
+                    }
+                    state.phase = .owesFallback
+                    return .none
+                }
+            }
+            switch action {
+            case .none: break
+            case .finish: downstream.receive(completion: .finished)
+            case .replace: sendFallback()
+            }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.ReplaceError subscription request(_:)")
+            let action = state.withLock { state -> RequestAction in
+                switch state.phase {
+                case .subscribed(let upstream):
+                    state.demand += demand
+                    return .forward(upstream)
+                case .owesFallback:
+                    state.phase = .terminal
+                    return .replace
+                case .awaitingSubscription, .terminal:
+                    return .none
+                }
+            }
+            switch action {
+            case .none: break
+            case .forward(let upstream): upstream.request(demand)
+            case .replace: sendFallback()
+            }
+        }
+
+        @usableFromInline
+        func cancel() {
+            let upstream = state.withLock { state -> (any Subscription)? in
+                defer { state.phase = .terminal }
+                if case .subscribed(let upstream) = state.phase { return upstream }
+                return nil
+            }
+            upstream?.cancel()
+        }
+
+        private func sendFallback() {
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+        }
+
+        @usableFromInline var description: String { "ReplaceError" }
+
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "output": output])
+        }
+
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

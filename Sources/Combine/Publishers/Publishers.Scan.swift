@@ -1,0 +1,136 @@
+extension Publishers {
+    /// The publisher `scan(_:_:)` returns: it folds each value into an accumulator and publishes
+    /// every intermediate result (`reduce` publishes only the last).
+    public struct Scan<Upstream: Publisher, Output>: Publisher {
+        /// Folding cannot fail, so errors are the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are folded.
+        public let upstream: Upstream
+
+        /// The accumulator's starting value (not itself published).
+        public let initialResult: Output
+
+        /// Combines the accumulator with the next value.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Wraps `upstream`; prefer `upstream.scan(initialResult, nextPartialResult)`.
+        @inlinable
+        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Connects `subscriber`; each subscription starts from `initialResult` again.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
+            upstream.subscribe(FilteringStage(
+                downstream: subscriber,
+                strategy: Strategy(accumulator: initialResult, next: nextPartialResult)))
+        }
+    }
+
+    /// The publisher `tryScan(_:_:)` returns: like ``Publishers/Scan`` but the closure may throw,
+    /// which ends the stream with that error.
+    public struct TryScan<Upstream: Publisher, Output>: Publisher {
+        /// Anything the upstream or the closure throws, erased to `Error`.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are folded.
+        public let upstream: Upstream
+
+        /// The accumulator's starting value (not itself published).
+        public let initialResult: Output
+
+        /// Combines the accumulator with the next value, or throws to stop.
+        public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+        /// Wraps `upstream`; prefer `upstream.tryScan(initialResult, nextPartialResult)`.
+        @inlinable
+        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Connects `subscriber`; each subscription starts from `initialResult` again.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
+            upstream.subscribe(FilteringStage(
+                downstream: subscriber,
+                strategy: Strategy(accumulator: initialResult, next: nextPartialResult)))
+        }
+    }
+}
+
+extension Publishers.Scan {
+    @usableFromInline
+    struct Strategy: FilteringStrategy {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline var accumulator: Output
+        @usableFromInline let next: (Output, Upstream.Output) -> Output
+
+        @inlinable
+        init(accumulator: Output, next: @escaping (Output, Upstream.Output) -> Output) {
+            self.accumulator = accumulator
+            self.next = next
+        }
+
+        @usableFromInline static var operatorName: String { "Scan" }
+
+        @inlinable
+        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, Upstream.Failure> {
+            accumulator = next(accumulator, input)
+            return .emit(accumulator)
+        }
+    }
+}
+
+extension Publishers.TryScan {
+    @usableFromInline
+    struct Strategy: FilteringStrategy {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias UpstreamFailure = Upstream.Failure
+        @usableFromInline typealias Failure = any Error
+
+        @usableFromInline var accumulator: Output
+        @usableFromInline let next: (Output, Upstream.Output) throws -> Output
+
+        @inlinable
+        init(accumulator: Output, next: @escaping (Output, Upstream.Output) throws -> Output) {
+            self.accumulator = accumulator
+            self.next = next
+        }
+
+        @usableFromInline static var operatorName: String { "TryScan" }
+
+        @inlinable
+        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, any Error> {
+            do {
+                accumulator = try next(accumulator, input)
+                return .emit(accumulator)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}
+
+extension Publisher {
+    /// Publishes a running total: every value is folded into an accumulator and the new
+    /// accumulator is published. `(0...5).publisher.scan(0, +)` gives 0, 1, 3, 6, 10, 15.
+    @inlinable
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
+        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+
+    /// Like `scan`, but the closure may throw; an error ends the stream as its failure.
+    @inlinable
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T) -> Publishers.TryScan<Self, T> {
+        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+}

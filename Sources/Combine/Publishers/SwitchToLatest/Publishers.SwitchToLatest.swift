@@ -1,0 +1,69 @@
+extension Publishers {
+    /// Flattens a publisher of publishers by republishing only the most recent inner publisher.
+    ///
+    /// Each new inner publisher cancels the previous one, so stale work (a search request for an
+    /// outdated query, say) stops as soon as it is superseded. Demand the subscriber has not yet
+    /// spent carries over to the new inner publisher. The result finishes once the upstream and
+    /// the latest inner publisher have finished, and fails as soon as either fails.
+    public struct SwitchToLatest<P, Upstream>: Publisher
+    where P: Publisher, P == Upstream.Output, Upstream: Publisher, P.Failure == Upstream.Failure {
+        /// The values of the inner publishers.
+        public typealias Output = P.Output
+
+        /// The failure shared by the upstream and the inner publishers.
+        public typealias Failure = P.Failure
+
+        /// The publisher of publishers.
+        public let upstream: Upstream
+
+        /// Switches among the publishers `upstream` publishes, keeping only the latest.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Subscribes to the upstream; the subscriber gets its subscription once the upstream's
+        /// has arrived.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
+            upstream.subscribe(SwitchToLatestSubscription<P, S>.Outer(parent: subscription))
+        }
+    }
+}
+
+extension Publisher where Self.Output: Publisher, Self.Failure == Self.Output.Failure {
+    /// Republishes the values of the most recent publisher this publisher has sent, cancelling
+    /// the previous one on each switch: the search-as-you-type pattern.
+    ///
+    ///     query.map { text in search(text) }.switchToLatest()
+    public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Self.Failure == Never, Self.Output: Publisher {
+    /// Switches among inner publishers that can fail while this publisher cannot: it is given the
+    /// inner publishers' failure type (`setFailureType`).
+    public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Publishers.SetFailureType<Self, Self.Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: setFailureType(to: Self.Output.Failure.self))
+    }
+}
+
+extension Publisher where Self.Failure == Never, Self.Output: Publisher, Self.Output.Failure == Never {
+    /// Switches when neither side can fail; chosen over the `setFailureType` forms so the result
+    /// keeps this publisher as its upstream.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Self.Output: Publisher, Self.Output.Failure == Never {
+    /// Switches among inner publishers that cannot fail while this one can: each inner publisher
+    /// is given this publisher's failure type (`setFailureType`) through a `map`.
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Self.Output, Self.Failure>,
+        Publishers.Map<Self, Publishers.SetFailureType<Self.Output, Self.Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Self.Failure.self) })
+    }
+}

@@ -1,0 +1,165 @@
+import Combine
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("DispatchQueue+Scheduler")
+struct DispatchQueueSchedulerTests {
+    typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+    typealias Time = DispatchQueue.SchedulerTimeType
+
+    @Test func strideLiteralsAndUnitsAreNanoseconds() {
+        let two: Stride = 2
+        let half: Stride = 0.5
+        #expect(two.magnitude == 2_000_000_000)
+        #expect(half.magnitude == 500_000_000)
+        #expect(Stride.seconds(1).magnitude == 1_000_000_000)
+        #expect(Stride.seconds(1.25).magnitude == 1_250_000_000)
+        #expect(Stride.milliseconds(3).magnitude == 3_000_000)
+        #expect(Stride.microseconds(3).magnitude == 3_000)
+        #expect(Stride.nanoseconds(3).magnitude == 3)
+        #expect(Stride(.milliseconds(7)) == .milliseconds(7))
+        #expect(Stride(.never).magnitude == Int.max)
+        #expect(Stride.seconds(2).timeInterval == .nanoseconds(2_000_000_000))
+        // Spec: `DispatchQueue.SchedulerTimeType.Stride(integerLiteral: Int.random(in: 1..<5))` is seconds.
+        #expect(Stride(integerLiteral: 3) == .seconds(3))
+        #expect(Stride(exactly: 4) == .seconds(4))
+        #expect(Stride(exactly: Int.max) == nil)
+    }
+
+    @Test func strideArithmeticComparisonCodableHashable() throws {
+        var stride: Stride = .seconds(1)
+        stride += .milliseconds(500)
+        #expect(stride == .milliseconds(1500))
+        stride -= .seconds(2)
+        #expect(stride == .milliseconds(-500))
+        #expect(Stride.seconds(1) < .seconds(2))
+        #expect(Stride.nanoseconds(3) * Stride.nanoseconds(4) == .nanoseconds(12))
+        let data = try JSONEncoder().encode(Stride.milliseconds(5))
+        #expect(try JSONDecoder().decode(Stride.self, from: data) == .milliseconds(5))
+        #expect(Set([Stride.seconds(1), .milliseconds(1000), .seconds(2)]).count == 2)
+    }
+
+    @Test func timeTypeStridesAndCodable() throws {
+        let start = Time(DispatchTime(uptimeNanoseconds: 10_000))
+        let later = start.advanced(by: .microseconds(5))
+        #expect(later.dispatchTime.uptimeNanoseconds == 15_000)
+        #expect(start.distance(to: later) == .microseconds(5))
+        #expect(later.distance(to: start) == .microseconds(-5))
+        #expect(later.advanced(by: .microseconds(-5)) == start)
+        #expect(start < later)
+        let data = try JSONEncoder().encode(later)
+        #expect(try JSONDecoder().decode(Time.self, from: data) == later)
+        #expect(Set([start, later, start]).count == 2)
+        #expect(DispatchQueue.main.minimumTolerance == .nanoseconds(0))
+    }
+
+    @Test func schedulesOnTheQueueNowAndLater() async {
+        let queue = DispatchQueue(label: "dispatch.scheduler.test")
+        let start = queue.now
+        let elapsed = await withCheckedContinuation { (continuation: CheckedContinuation<Stride, Never>) in
+            queue.schedule(after: queue.now.advanced(by: .milliseconds(50))) {
+                dispatchPrecondition(condition: .onQueue(queue))
+                continuation.resume(returning: start.distance(to: queue.now))
+            }
+        }
+        #expect(elapsed >= .milliseconds(50))
+        let group = DispatchGroup()
+        var ran = false
+        queue.schedule(options: .init(qos: .userInitiated, group: group)) { ran = true }
+        group.wait()
+        #expect(ran)
+    }
+
+    @Test func repeatingScheduleReallyStopsWhenCancelled() async throws {
+        // Spec (Kodeco §5.6): `queue.schedule(after: queue.now, interval: .seconds(1)) { … }`
+        // starts at once and returns a Cancellable; here with a 20 ms interval.
+        let queue = DispatchQueue(label: "dispatch.repeat")
+        let counter = LockedCounter()
+        let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(20)) {
+            counter.increment()
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        cancellable.cancel()
+        queue.sync {}
+        let atCancel = counter.value
+        #expect(atCancel >= 2)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(counter.value == atCancel)
+    }
+
+    @Test func bookExampleTimerEmitsThroughASubject() async throws {
+        // Spec (Kodeco §5.6): a repeating schedule feeding a PassthroughSubject prints
+        // "Timer emitted 0", "Timer emitted 1", …
+        let queue = DispatchQueue(label: "dispatch.timer.subject")
+        let source = PassthroughSubject<Int, Never>()
+        let lines = LockedLines()
+        let subscription = source.sink { lines.append("Timer emitted \($0)") }
+        var counter = 0
+        let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(10)) {
+            source.send(counter)
+            counter += 1
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        cancellable.cancel()
+        queue.sync {}
+        let printed = lines.all
+        #expect(printed.count >= 3)
+        #expect(Array(printed.prefix(3)) == ["Timer emitted 0", "Timer emitted 1", "Timer emitted 2"])
+        subscription.cancel()
+    }
+
+    @Test func bookChallengeStopTheTimerWithAOneShotSchedule() async throws {
+        // Spec (Kodeco ch. 17 challenge 1): stop a repeating schedule with
+        // `serialQueue.schedule(after: serialQueue.now.advanced(by: .seconds(4)))`; scaled to 100 ms.
+        let serialQueue = DispatchQueue(label: "Serial queue")
+        let counter = LockedCounter()
+        let subscription = serialQueue.schedule(after: serialQueue.now, interval: .milliseconds(20)) {
+            counter.increment()
+        }
+        serialQueue.schedule(after: serialQueue.now.advanced(by: .milliseconds(100))) {
+            subscription.cancel()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let stopped = counter.value
+        #expect(stopped >= 2 && stopped <= 7)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(counter.value == stopped)
+    }
+
+    /// `DispatchQueue.main` delivers on the main queue. Under `swift test` the test runner's
+    /// `async` entry point calls `dispatchMain()`, so the main queue is serviced. On Linux
+    /// `dispatchMain()` parks the main thread and drains the main queue from a Dispatch worker
+    /// thread, so the check is "on the main queue", not `Thread.isMainThread`. A command-line
+    /// program must call `dispatchMain()` or run `RunLoop.main` for the same effect.
+    @Test func mainQueueDeliversOnTheMainQueue() async {
+        let key = DispatchSpecificKey<String>()
+        DispatchQueue.main.setSpecific(key: key, value: "main")
+        let label = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            var cancellable: AnyCancellable?
+            cancellable = Just(1).receive(on: DispatchQueue.main).sink { _ in
+                dispatchPrecondition(condition: .onQueue(.main))
+                continuation.resume(returning: DispatchQueue.getSpecific(key: key))
+                _ = cancellable
+            }
+        }
+        #expect(label == "main")
+    }
+}
+
+/// A counter shared with scheduled closures.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// Lines printed by scheduled closures, in order.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}

@@ -1,0 +1,70 @@
+import Combine
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Timer.TimerPublisher")
+struct TimerTimerPublisherTests {
+    @Test func publishesNothingUntilConnected() async throws {
+        let loopThread = RunLoopThread(name: "timer.connect")
+        defer { loopThread.stop() }
+        let publisher = Timer.publish(every: 0.02, on: loopThread.runLoop, in: .default)
+        #expect(publisher.interval == 0.02)
+        #expect(publisher.tolerance == nil)
+        #expect(publisher.mode == .default)
+        let subscriber = TrackingSubscriber<Date, Never>()
+        publisher.subscribe(subscriber)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.events.count == 1)  // just the subscription
+
+        let connection = publisher.connect()
+        try await Task.sleep(for: .milliseconds(200))
+        connection.cancel()
+        try await Task.sleep(for: .milliseconds(50))
+        let ticks = subscriber.values
+        #expect(ticks.count >= 2)
+        #expect(ticks == ticks.sorted())
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(subscriber.values.count == ticks.count)  // really stopped
+        #expect(subscriber.completions.isEmpty)  // a timer never completes
+    }
+
+    /// Spec (*Using Combine*, Timer): subscribe with `sink`, then `connect()`; and a bounded
+    /// subscriber only receives the ticks it asked for.
+    @Test func sharesOneTimerAndHonoursDemand() async throws {
+        let loopThread = RunLoopThread(name: "timer.demand")
+        defer { loopThread.stop() }
+        let timerPublisher = Timer.publish(every: 0.01, tolerance: 0.001, on: loopThread.runLoop, in: .common)
+        let lines = LockedLines()
+        let cancellableSink = timerPublisher.sink { _ in lines.append("passed through") }
+        let bounded = TrackingSubscriber<Date, Never>(initialDemand: .max(2))
+        timerPublisher.subscribe(bounded)
+        let cancellablePublisher = timerPublisher.connect()
+        try await Task.sleep(for: .milliseconds(200))
+        cancellablePublisher.cancel()
+        #expect(lines.all.count >= 3)
+        #expect(bounded.values.count == 2)
+        cancellableSink.cancel()
+    }
+
+    @Test func counterExampleOnAThreadRunLoop() async throws {
+        // Spec: `Timer.publish(every: 1.0, on: .main, in: .common).autoconnect().scan(0) {…}`
+        // prints "Counter is 1", "Counter is 2", … — here connected by hand (autoconnect is
+        // another person's work), counting in the sink, on a dedicated thread's run loop.
+        let loopThread = RunLoopThread(name: "timer.counter")
+        defer { loopThread.stop() }
+        let publisher = Timer.publish(every: 0.02, on: loopThread.runLoop, in: .common)
+        let lines = LockedLines()
+        var counter = 0
+        let subscription = publisher.sink { _ in
+            counter += 1
+            lines.append("Counter is \(counter)")
+        }
+        let connection = publisher.connect()
+        try await Task.sleep(for: .milliseconds(150))
+        connection.cancel()
+        subscription.cancel()
+        #expect(Array(lines.all.prefix(3)) == ["Counter is 1", "Counter is 2", "Counter is 3"])
+    }
+}

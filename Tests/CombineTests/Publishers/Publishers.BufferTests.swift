@@ -1,0 +1,298 @@
+import Combine
+import Foundation
+import Testing
+import TestSupport
+
+private enum Boom: Error, Equatable { case boom, full }
+
+/// An upstream that respects demand: `send` waits until the subscriber has asked for a value.
+private final class PacedUpstream: Publisher, Subscription, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    private let condition = NSCondition()
+    private var credit: Subscribers.Demand = .none
+    private var cancelled = false
+    private var deliver: ((Int) -> Subscribers.Demand)?
+    private var finish: (() -> Void)?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        condition.withLock {
+            deliver = { subscriber.receive($0) }
+            finish = { subscriber.receive(completion: .finished) }
+        }
+        subscriber.receive(subscription: self)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        condition.withLock {
+            credit += demand
+            condition.broadcast()
+        }
+    }
+
+    func cancel() {
+        condition.withLock {
+            cancelled = true
+            condition.broadcast()
+        }
+    }
+
+    func send(_ value: Int) {
+        let target: ((Int) -> Subscribers.Demand)? = condition.withLock {
+            while credit == .none && !cancelled { condition.wait() }
+            if cancelled { return nil }
+            credit -= 1
+            return deliver
+        }
+        guard let target else { return }
+        let more = target(value)
+        if more != .none { request(more) }
+    }
+
+    func complete() {
+        condition.withLock { finish }?()
+    }
+}
+
+/// Checks that its calls never overlap and records them.
+private final class SerialChecker: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    private let lock = NSLock()
+    private var busy = false
+    private(set) var overlapped = false
+    private var _values: [Int] = []
+    private var _finished = 0
+    private var _subscription: (any Subscription)?
+
+    func enter() {
+        lock.withLock {
+            if busy { overlapped = true }
+            busy = true
+        }
+    }
+
+    func leave() { lock.withLock { busy = false } }
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { _subscription = subscription }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        enter()
+        lock.withLock { _values.append(input) }
+        usleep(UInt32.random(in: 0...20))
+        leave()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        enter()
+        lock.withLock { _finished += 1 }
+        leave()
+    }
+
+    var values: [Int] { lock.withLock { _values } }
+    var finished: Int { lock.withLock { _finished } }
+    var subscription: (any Subscription)? { lock.withLock { _subscription } }
+}
+
+@Suite("Publishers.Buffer")
+struct BufferTests {
+    @Test func keepFullPrefetchesAndTopsUp() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        #expect(upstream.calls == [.request(.max(3))])
+        for value in 1...3 { #expect(upstream.send(value) == .none) }
+        #expect(subscriber.values.isEmpty)
+        subscriber.request(.max(2))
+        #expect(subscriber.values == [1, 2])
+        #expect(upstream.calls == [.request(.max(3)), .request(.max(2))])
+        subscriber.request(.max(2))
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(upstream.calls == [.request(.max(3)), .request(.max(2)), .request(.max(1))])
+        // Outstanding demand of one: the next value goes straight through and is replaced.
+        #expect(upstream.send(4) == .max(1))
+        #expect(subscriber.values == [1, 2, 3, 4])
+    }
+
+    @Test func dropNewestDiscardsArrivals() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        for value in 1...5 { upstream.send(value) }
+        subscriber.request(.unlimited)
+        #expect(subscriber.values == [1, 2])
+    }
+
+    @Test func dropOldestKeepsTheLatest() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).subscribe(subscriber)
+        for value in 1...5 { upstream.send(value) }
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [4])
+        subscriber.request(.max(5))
+        #expect(subscriber.values == [4, 5])
+    }
+
+    @Test func customErrorFailsAtOnceAndCancelsUpstream() {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: nil)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        #expect(upstream.calls == [.request(.max(2)), .cancel])
+        #expect(subscriber.events == [.subscription("Buffer"), .completion(.failure(.full))])
+        upstream.send(4)
+        subscriber.request(.max(1))
+        #expect(subscriber.values.isEmpty)
+    }
+
+    @Test func byRequestForwardsDemand() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        #expect(upstream.calls.isEmpty)
+        subscriber.request(.max(2))
+        #expect(upstream.calls == [.request(.max(2))])
+        upstream.send(1)
+        upstream.send(2)
+        // An upstream that oversends is caught by the buffer.
+        upstream.send(3)
+        #expect(subscriber.values == [1, 2])
+        subscriber.request(.max(3))
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(upstream.calls == [.request(.max(2)), .request(.max(2))])
+    }
+
+    @Test func byRequestUnlimited() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+        for value in 1...4 { #expect(upstream.send(value) == .none) }
+        upstream.send(completion: .finished)
+        #expect(upstream.calls == [.request(.unlimited)])
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+    }
+
+    @Test func finishedWaitsForBufferedValues() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.completions.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.completions.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
+        // No requests upstream after it completed.
+        #expect(upstream.calls == [.request(.max(4))])
+    }
+
+    @Test func failureCutsAhead() {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: nil)
+        upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        #expect(subscriber.events == [.subscription("Buffer"), .completion(.failure(.boom))])
+    }
+
+    @Test func cancelReachesUpstreamAndDropsBuffer() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.send(1)
+        subscriber.cancel()
+        subscriber.request(.max(1))
+        #expect(upstream.calls == [.request(.max(4)), .cancel])
+        #expect(subscriber.values.isEmpty)
+    }
+
+    @Test func reentrantRequestFromReceive() {
+        let upstream = TestUpstream<Int, Never>()
+        var subscriberRef: TrackingSubscriber<Int, Never>?
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil, onValue: { _ in subscriberRef?.request(.max(1)) })
+        subscriberRef = subscriber
+        upstream.buffer(size: 10, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        for value in 1...5 { upstream.send(value) }
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 2, 3, 4, 5])
+        subscriberRef = nil
+    }
+
+    @Test func largeBurstIsFIFO() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 100_000, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        for value in 0..<100_000 { upstream.send(value) }
+        subscriber.request(.max(50_000))
+        for value in 100_000..<150_000 { upstream.send(value) }
+        subscriber.request(.unlimited)
+        let inOrder = subscriber.values == Array(0..<150_000)
+        #expect(inOrder)
+    }
+
+    @Test func publisherProperties() {
+        let buffer = EquatableUpstream(id: 1).buffer(size: 7, prefetch: .byRequest, whenFull: .dropOldest)
+        #expect(buffer.size == 7)
+        #expect(buffer.prefetch == .byRequest)
+        #expect(buffer.upstream == EquatableUpstream(id: 1))
+        if case .dropOldest = buffer.whenFull {} else { Issue.record("expected dropOldest") }
+        #expect(Set([Publishers.PrefetchStrategy.keepFull, .byRequest, .keepFull]).count == 2)
+    }
+
+    @Test func reflection() throws {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        TestUpstream<Int, Never>().buffer(size: 1, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "Buffer")
+        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Buffer")
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+    }
+
+    @Test func releasedAfterCancel() {
+        weak var weakSubscription: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>(initialDemand: .max(1))
+            upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            upstream.send(1)
+            upstream.send(2)
+            subscriber.cancel()
+        }
+        #expect(weakSubscription == nil)
+        #expect(!upstream.hasSubscriber)
+    }
+
+    @Test func concurrentProducerAndRequestersLoseNothing() async {
+        for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
+            let upstream = PacedUpstream()
+            let checker = SerialChecker()
+            upstream.buffer(size: 8, prefetch: prefetch, whenFull: .customError { fatalError("overflow") }).subscribe(checker)
+            let count = 2_000
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for value in 0..<count { upstream.send(value) }
+                    upstream.complete()
+                }
+                for _ in 0..<3 {
+                    group.addTask {
+                        for _ in 0..<(count / 3 + 1) { checker.subscription?.request(.max(1)) }
+                    }
+                }
+            }
+            checker.subscription?.request(.unlimited)
+            let inOrder = checker.values == Array(0..<count)
+            #expect(inOrder)
+            #expect(checker.finished == 1)
+            #expect(!checker.overlapped)
+        }
+    }
+}

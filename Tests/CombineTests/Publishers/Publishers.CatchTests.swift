@@ -1,0 +1,155 @@
+import Combine
+import Foundation
+import Testing
+import TestSupport
+
+private enum Boom: Error, Equatable { case boom }
+private enum Other: Error, Equatable { case other }
+
+@Suite("Publishers.Catch")
+struct CatchTests {
+    @Test func switchesOnceToTheReplacement() {
+        let upstream = TestUpstream<String, Boom>(name: "Original")
+        let replacement = TestUpstream<String, Never>(name: "Replacement")
+        var handlerCalls: [Boom] = []
+        let subscriber = TrackingSubscriber<String, Never>()
+        upstream.catch { error -> TestUpstream<String, Never> in
+            handlerCalls.append(error)
+            return replacement
+        }.subscribe(subscriber)
+        upstream.send("oneValue")
+        upstream.send("twoValue")
+        upstream.send(completion: .failure(.boom))
+        // The original is gone: later events from it are ignored.
+        upstream.send("redValue")
+        upstream.send(completion: .finished)
+        replacement.send("replacement value")
+        replacement.send(completion: .finished)
+        #expect(handlerCalls == [.boom])
+        #expect(subscriber.events == [
+            .subscription("Catch"), .value("oneValue"), .value("twoValue"), .value("replacement value"), .completion(.finished),
+        ])
+        #expect(upstream.calls == [.request(.unlimited)])
+        #expect(replacement.calls == [.request(.unlimited)])
+        #expect(replacement.subscriptionCount == 1)
+    }
+
+    @Test func finishedPassesThroughWithoutHandler() {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.catch { _ -> TestUpstream<Int, Never> in
+            Issue.record("handler must not run")
+            return TestUpstream()
+        }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription("Catch"), .value(1), .completion(.finished)])
+    }
+
+    @Test func outstandingDemandIsCarriedOver() {
+        let upstream = TestUpstream<Int, Boom>()
+        let replacement = TestUpstream<Int, Other>()
+        let subscriber = TrackingSubscriber<Int, Other>(initialDemand: .max(5), demandAfterValue: { $0 == 2 ? .max(2) : .none })
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(1)
+        #expect(upstream.send(2) == .max(2))
+        // 5 - 2 + 2 = 5 outstanding.
+        upstream.send(completion: .failure(.boom))
+        #expect(replacement.calls == [.request(.max(5))])
+        replacement.send(3)
+        subscriber.request(.max(1))
+        #expect(replacement.calls == [.request(.max(5)), .request(.max(1))])
+        replacement.send(completion: .failure(.other))
+        #expect(subscriber.events == [.subscription("Catch"), .value(1), .value(2), .value(3), .completion(.failure(.other))])
+    }
+
+    @Test func noDemandMeansNoRequestToTheReplacement() {
+        let upstream = TestUpstream<Int, Boom>()
+        let replacement = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        #expect(replacement.calls.isEmpty)
+        subscriber.request(.max(2))
+        #expect(replacement.calls == [.request(.max(2))])
+    }
+
+    @Test func demandRequestedWhileSwitchingIsKept() {
+        let upstream = TestUpstream<Int, Boom>()
+        let replacement = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.catch { _ -> TestUpstream<Int, Never> in
+            subscriber.request(.max(4))
+            return replacement
+        }.subscribe(subscriber)
+        upstream.send(completion: .failure(.boom))
+        #expect(upstream.calls.isEmpty)
+        #expect(replacement.calls == [.request(.max(4))])
+    }
+
+    @Test func cancelBeforeSwitchReachesTheOriginal() {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.catch { _ in TestUpstream<Int, Never>() }.subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+        upstream.send(completion: .failure(.boom))
+        #expect(subscriber.events == [.subscription("Catch")])
+    }
+
+    @Test func cancelAfterSwitchReachesTheReplacement() {
+        let upstream = TestUpstream<Int, Boom>()
+        let replacement = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(completion: .failure(.boom))
+        subscriber.cancel()
+        #expect(upstream.calls == [.request(.unlimited)])
+        #expect(replacement.calls == [.request(.unlimited), .cancel])
+        replacement.send(1)
+        #expect(subscriber.values.isEmpty)
+    }
+
+    @Test func reflection() throws {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        let publisher = upstream.catch { _ in TestUpstream<Int, Never>() }
+        #expect(publisher.upstream === upstream)
+        publisher.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Catch")
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+    }
+
+    @Test func releasedAfterReplacementCompletes() {
+        weak var weakSubscription: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Boom>()
+        let replacement = ReleasingTestUpstream<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            upstream.catch { _ in replacement }.subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            upstream.send(completion: .failure(.boom))
+            replacement.send(9)
+            replacement.send(completion: .finished)
+            #expect(subscriber.values == [9])
+        }
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func releasedAfterCancel() {
+        weak var weakSubscription: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Boom>()
+        let replacement = ReleasingTestUpstream<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            upstream.catch { _ in replacement }.subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            upstream.send(completion: .failure(.boom))
+            subscriber.cancel()
+        }
+        #expect(weakSubscription == nil)
+        #expect(!replacement.hasSubscriber)
+    }
+}

@@ -1,0 +1,37 @@
+import Combine
+import TestSupport
+import Testing
+
+@Suite("Publishers.CollectByCount")
+struct PublishersCollectByCountTests {
+    @Test func demandIsCountedInBatches() {
+        let (up, sub) = SingleOp.attach({ $0.collect(3) }, demand: .max(2), after: { _ in .max(1) })
+        #expect(SingleOp.calls(up) == ["request(max(6))"])
+        #expect(up.send(1) == .none)
+        #expect(up.send(2) == .none)
+        #expect(up.send(3) == .max(3))
+        up.send(4)
+        up.send(completion: .finished)
+        #expect(SingleOp.events(sub) == ["subscription(CollectByCount)", "value([1, 2, 3])", "value([4])", "finished"])
+    }
+
+    @Test func stepByStepDemand() {
+        let (up, sub) = SingleOp.attach({ $0.collect(2) }, demand: .max(1))
+        up.send(1); up.send(2)
+        sub.request(.max(1))
+        #expect(SingleOp.calls(up) == ["request(max(2))", "request(max(2))"])
+        #expect(sub.values == [[1, 2]])
+    }
+
+    @Test func failureDropsPartialBatchAndCancelWorks() {
+        let (up, sub) = SingleOp.attach({ $0.collect(2) })
+        up.send(1)
+        up.send(completion: .failure(.boom))
+        #expect(SingleOp.events(sub) == ["subscription(CollectByCount)", "failure(boom)"])
+        let (up2, sub2) = SingleOp.attach({ $0.collect(2) })
+        sub2.cancel()
+        up2.send(1); up2.send(2)
+        #expect(sub2.values.isEmpty)
+        #expect(up2.isCancelled)
+    }
+}

@@ -1,0 +1,76 @@
+import Combine
+import TestSupport
+import Testing
+
+@Suite("Publishers.Filter / TryFilter")
+struct PublishersFilterTests {
+    typealias E = SingleOp.TestError
+
+    @Test func filterPassesAcceptedValuesAndAsksForOneMorePerDrop() {
+        let (up, sub) = SingleOp.attach({ $0.filter { $0 % 2 == 0 } }, demand: .max(2))
+        #expect(up.send(1) == .max(1))
+        #expect(up.send(2) == .none)
+        #expect(up.send(3) == .max(1))
+        #expect(up.send(4) == .none)
+        up.send(completion: .finished)
+        #expect(SingleOp.events(sub) == ["subscription(Filter)", "value(2)", "value(4)", "finished"])
+        #expect(SingleOp.calls(up) == ["request(max(2))"])
+    }
+
+    @Test func filterDemandStepByStep() {
+        let (up, sub) = SingleOp.attach({ $0.filter { $0 > 0 } }, demand: .max(1), after: { _ in .none })
+        up.send(1)
+        sub.request(.max(1))
+        up.send(2)
+        sub.request(.max(2))
+        #expect(SingleOp.calls(up) == ["request(max(1))", "request(max(1))", "request(max(2))"])
+        #expect(sub.values == [1, 2])
+    }
+
+    @Test func filterFailureAndCancellation() {
+        let (up, sub) = SingleOp.attach({ $0.filter { _ in true } })
+        up.send(completion: .failure(.boom))
+        #expect(SingleOp.events(sub) == ["subscription(Filter)", "failure(boom)"])
+
+        let (up2, sub2) = SingleOp.attach({ $0.filter { _ in true } })
+        up2.send(1)
+        sub2.cancel()
+        up2.send(2)
+        up2.send(completion: .finished)
+        #expect(SingleOp.events(sub2) == ["subscription(Filter)", "value(1)"])
+        #expect(SingleOp.calls(up2) == ["request(unlimited)", "cancel"])
+    }
+
+    @Test func tryFilterFailsOnThrowAndCancelsUpstream() {
+        let (up, sub) = SingleOp.attach({ $0.tryFilter { v in if v == 3 { throw E.boom }; return v != 1 } })
+        #expect(up.send(1) == .max(1))
+        up.send(2)
+        up.send(3)
+        up.send(4)
+        #expect(SingleOp.events(sub) == ["subscription(TryFilter)", "value(2)", "failure(boom)"])
+        #expect(SingleOp.calls(up) == ["request(unlimited)", "cancel"])
+    }
+
+    @Test func filtersFuse() {
+        func fuse<P: Publisher>(_ p: P) -> Publishers.Filter<P> where P.Output == Int {
+            p.filter { $0 > 1 }.filter { $0 < 4 }
+        }
+        func fuseTry<P: Publisher>(_ p: P) -> Publishers.TryFilter<P> where P.Output == Int {
+            p.filter { $0 > 1 }.tryFilter { $0 < 4 }.filter { $0 != 2 }.tryFilter { _ in true }
+        }
+        var got: [Int] = []
+        _ = fuse([1, 2, 3, 4].publisher).sink { got.append($0) }
+        #expect(got == [2, 3])
+        var tried: [Int] = []
+        _ = fuseTry([1, 2, 3, 4].publisher).sink(receiveCompletion: { _ in }, receiveValue: { tried.append($0) })
+        #expect(tried == [3])
+    }
+
+    // Mastering iOS 14 playground snippet PRE4/5: evens of [1, 2, 3, 4] print 2 and 4.
+    @Test func bookExampleEvens() {
+        var printed: [String] = []
+        func evens<P: Publisher>(_ p: P) -> Publishers.Filter<P> where P.Output == Int { p.filter { $0 % 2 == 0 } }
+        _ = evens([1, 2, 3, 4].publisher).sink { printed.append("\($0)") }
+        #expect(printed == ["2", "4"])
+    }
+}

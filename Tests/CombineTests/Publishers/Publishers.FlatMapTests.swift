@@ -1,0 +1,257 @@
+import Combine
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Publishers.FlatMap")
+struct FlatMapTests {
+    enum TestError: Error, Equatable { case boom, bang }
+    typealias Inner = TestUpstream<Int, TestError>
+
+    @Test func republishesInnerValuesAndAbsorbsInnerCompletions() {
+        var received: [Int] = []
+        var completion: Subscribers.Completion<Never>?
+        let cancellable = [1, 2, 3].publisher
+            .flatMap { Just($0 * 10) }
+            .sink(receiveCompletion: { completion = $0 }, receiveValue: { received.append($0) })
+        #expect(received == [10, 20, 30])
+        #expect(completion == .finished)
+        cancellable.cancel()
+    }
+
+    @Test func finishesOnlyAfterUpstreamAndEveryInner() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner()]
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        #expect(tracker.events.first?.description == "subscription(FlatMap)")
+        #expect(outer.calls == [.request(.unlimited)])
+        outer.send(0)
+        outer.send(1)
+        #expect(inners[0].calls == [.request(.unlimited)])
+        inners[1].send(1)
+        inners[0].send(2)
+        inners[0].send(completion: .finished)
+        inners[1].send(3)
+        outer.send(completion: .finished)
+        #expect(tracker.completions.isEmpty)
+        inners[1].send(completion: .finished)
+        #expect(tracker.events.dropFirst() == [.value(1), .value(2), .value(3), .completion(.finished)])
+        #expect(outer.calls == [.request(.unlimited)], "no extra request when maxPublishers is unlimited")
+    }
+
+    @Test func maxPublishersOneConcatenates() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner(), Inner()]
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.flatMap(maxPublishers: .max(1)) { inners[$0] }.subscribe(tracker)
+        #expect(outer.calls == [.request(.max(1))])
+        outer.send(0)
+        inners[0].send(1)
+        inners[0].send(2)
+        #expect(outer.calls == [.request(.max(1))])
+        inners[0].send(completion: .finished)
+        #expect(outer.calls == [.request(.max(1)), .request(.max(1))])
+        outer.send(1)
+        inners[1].send(3)
+        outer.send(completion: .finished)
+        inners[1].send(completion: .finished)
+        #expect(tracker.values == [1, 2, 3])
+        #expect(tracker.completions == [.finished])
+        #expect(outer.calls == [.request(.max(1)), .request(.max(1))], "no request after the upstream finished")
+    }
+
+    @Test func maxPublishersBoundsConcurrentInners() {
+        // The book's test_flatMapWithMax2Publishers, with an upstream that honours demand.
+        let intSubject1 = PassthroughSubject<Int, Never>()
+        let intSubject2 = PassthroughSubject<Int, Never>()
+        let intSubject3 = PassthroughSubject<Int, Never>()
+        let publisher = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        var results: [Int] = []
+        let cancellable = publisher
+            .flatMap(maxPublishers: .max(2)) { $0 }
+            .sink { results.append($0) }
+        publisher.send(intSubject1)
+        intSubject1.send(1)
+        publisher.send(intSubject2)
+        intSubject2.send(2)
+        publisher.send(intSubject3)  // no demand for a third publisher: dropped by the subject
+        intSubject3.send(3)
+        intSubject2.send(4)
+        publisher.send(completion: .finished)
+        #expect(results == [1, 2, 4])
+        cancellable.cancel()
+    }
+
+    @Test func innerDemandFollowsDownstreamDemand() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner()]
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(2))
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        #expect(inners[0].calls == [.request(.max(2))])
+        inners[0].send(1)
+        outer.send(1)
+        #expect(inners[1].calls == [.request(.max(1))])
+        inners[1].send(2)
+        inners[0].send(3)  // beyond demand: waits
+        #expect(tracker.values == [1, 2])
+        tracker.request(.max(1))
+        #expect(tracker.values == [1, 2, 3])
+        #expect(inners[0].calls == [.request(.max(2))])
+        tracker.request(.max(2))
+        #expect(inners[0].calls == [.request(.max(2)), .request(.max(2))])
+        #expect(inners[1].calls == [.request(.max(1)), .request(.max(2))])
+    }
+
+    @Test func innerFailureFailsAndCancelsEverythingElse() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner()]
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        outer.send(1)
+        inners[0].send(completion: .failure(.boom))
+        inners[1].send(5)
+        #expect(tracker.events.dropFirst() == [.completion(.failure(.boom))])
+        #expect(outer.calls == [.request(.unlimited), .cancel])
+        #expect(inners[1].calls == [.request(.unlimited), .cancel])
+    }
+
+    @Test func upstreamFailureFailsAndCancelsInners() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner()]
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        outer.send(completion: .failure(.bang))
+        inners[0].send(1)
+        #expect(tracker.events.dropFirst() == [.completion(.failure(.bang))])
+        #expect(inners[0].calls == [.request(.unlimited), .cancel])
+        #expect(outer.calls == [.request(.unlimited)])
+    }
+
+    @Test func cancelReachesUpstreamAndEveryInnerAndReleases() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner()]
+        weak var weakTracker: TrackingSubscriber<Int, TestError>?
+        do {
+            let tracker = TrackingSubscriber<Int, TestError>()
+            weakTracker = tracker
+            outer.flatMap { inners[$0] }.subscribe(tracker)
+            outer.send(0)
+            outer.send(1)
+            tracker.cancel()
+            inners[0].send(1)
+            outer.send(0)
+            #expect(tracker.values.isEmpty)
+        }
+        #expect(outer.calls == [.request(.unlimited), .cancel])
+        #expect(inners[0].calls == [.request(.unlimited), .cancel])
+        #expect(inners[1].calls == [.request(.unlimited), .cancel])
+        #expect(weakTracker == nil)
+
+        weak var weakSubscription: AnyObject?
+        let subject = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        do {
+            let tracker = TrackingSubscriber<Int, Never>()
+            subject.flatMap { _ in inner }.subscribe(tracker)
+            subject.send(1)
+            weakSubscription = tracker.subscription as AnyObject
+            tracker.cancel()
+        }
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
+        let outer = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        var received: [String] = []
+        let cancellable = outer.flatMap { _ in inner }.sink { value in
+            received.append("\(value)")
+            if value == 1 { inner.send(2) }
+            received.append("end \(value)")
+        }
+        outer.send(0)
+        inner.send(1)
+        #expect(received == ["1", "end 1", "2", "end 2"])
+        cancellable.cancel()
+    }
+
+    @Test func concurrentInnerSendsAreSerialised() {
+        let sources = 4, perSource = 10_000
+        let inners = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
+        let probe = SerializationCheckingSubscriber<(Int, Int), Never>()
+        (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
+        DispatchQueue.concurrentPerform(iterations: sources) { source in
+            for index in 0..<perSource { inners[source].send((source, index)) }
+            inners[source].send(completion: .finished)
+        }
+        let values = probe.values
+        #expect(values.count == sources * perSource)
+        var next = [Int](repeating: 0, count: sources)
+        var inOrder = true
+        for (source, index) in values {
+            if next[source] != index { inOrder = false }
+            next[source] = index + 1
+        }
+        #expect(inOrder)
+        #expect(probe.overlaps == 0)
+        #expect(probe.completions.count == 1)
+        #expect(probe.eventsAfterCompletion == 0)
+    }
+
+    /// The book's test_flatMapWithMax2Publishers, verbatim in substance: the upstream is a
+    /// CurrentValueSubject that replays intSubject1 and honours flatMap's demand of two.
+    @Test func bookTestFlatMapWithMax2Publishers() {
+        let intSubject1 = PassthroughSubject<Int, Never>()
+        let intSubject2 = PassthroughSubject<Int, Never>()
+        let intSubject3 = PassthroughSubject<Int, Never>()
+        let publisher = CurrentValueSubject<PassthroughSubject<Int, Never>, Never>(intSubject1)
+        let expected = [1, 2, 4]
+        var results = [Int]()
+        var subscriptions = Set<AnyCancellable>()
+        publisher
+            .flatMap(maxPublishers: .max(2)) { $0 }
+            .sink(receiveValue: { results.append($0) })
+            .store(in: &subscriptions)
+        intSubject1.send(1)
+        publisher.send(intSubject2)
+        intSubject2.send(2)
+        publisher.send(intSubject3)
+        intSubject3.send(3)
+        intSubject2.send(4)
+        publisher.send(completion: .finished)
+        #expect(results == expected)
+    }
+
+    @Test func failureTypeOverloads() {
+        // Upstream cannot fail, inner can: the upstream gets the inner's failure type.
+        let never = PassthroughSubject<Int, Never>()
+        let failingInner = PassthroughSubject<Int, TestError>()
+        let a: Publishers.FlatMap<PassthroughSubject<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestError>> =
+            never.flatMap { _ in failingInner }
+        // Upstream can fail, inner cannot: each inner gets the upstream's failure type.
+        let failing = PassthroughSubject<Int, TestError>()
+        let b: Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestError>, PassthroughSubject<Int, TestError>> =
+            failing.flatMap { Just($0 * 2) }
+        // Neither can fail.
+        let c: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = never.flatMap(maxPublishers: .max(1)) { Just($0 + 1) }
+        #expect(c.maxPublishers == .max(1))
+
+        let ta = TrackingSubscriber<Int, TestError>(), tb = TrackingSubscriber<Int, TestError>(), tc = TrackingSubscriber<Int, Never>()
+        a.subscribe(ta)
+        b.subscribe(tb)
+        c.subscribe(tc)
+        never.send(1)
+        failingInner.send(5)
+        failingInner.send(completion: .failure(.boom))
+        failing.send(3)
+        failing.send(completion: .failure(.bang))
+        #expect(ta.events.dropFirst() == [.value(5), .completion(.failure(.boom))])
+        #expect(tb.events.dropFirst() == [.value(6), .completion(.failure(.bang))])
+        #expect(tc.values == [2])
+    }
+}

@@ -1,0 +1,121 @@
+import Combine
+import Foundation
+import Testing
+import TestSupport
+
+private enum Boom: Error, Equatable { case boom }
+
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _entries: [String] = []
+    func add(_ entry: String) { lock.withLock { _entries.append(entry) } }
+    var entries: [String] { lock.withLock { _entries } }
+}
+
+@Suite("Publishers.HandleEvents")
+struct HandleEventsTests {
+    private func instrumented<P: Publisher>(_ upstream: P, _ log: EventLog) -> Publishers.HandleEvents<P> {
+        upstream.handleEvents(
+            receiveSubscription: { log.add("subscription(\($0))") },
+            receiveOutput: { log.add("output(\($0))") },
+            receiveCompletion: { log.add("completion(\($0))") },
+            receiveCancel: { log.add("cancel") },
+            receiveRequest: { log.add("request(\($0))") })
+    }
+
+    @Test func callbacksRunInEventOrder() {
+        let log = EventLog()
+        let upstream = TestUpstream<Int, Never>(name: "Up")
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
+        instrumented(upstream, log).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(log.entries == [
+            "subscription(Up)", "request(max(1))", "output(1)", "request(max(1))", "output(2)", "request(max(1))",
+            "completion(finished)",
+        ])
+        #expect(subscriber.events == [.subscription("HandleEvents"), .value(1), .value(2), .completion(.finished)])
+        #expect(upstream.calls == [.request(.max(1))])
+    }
+
+    @Test func failureIsObservedAndForwarded() {
+        let log = EventLog()
+        let upstream = TestUpstream<Int, Boom>(name: "Up")
+        let subscriber = TrackingSubscriber<Int, Boom>()
+        instrumented(upstream, log).subscribe(subscriber)
+        upstream.send(completion: .failure(.boom))
+        #expect(log.entries == ["subscription(Up)", "request(unlimited)", "completion(\(Subscribers.Completion<Boom>.failure(.boom)))"])
+        #expect(subscriber.completions == [.failure(.boom)])
+    }
+
+    @Test func cancelIsObservedOnceAndReachesUpstream() {
+        let log = EventLog()
+        let upstream = TestUpstream<Int, Never>(name: "Up")
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        instrumented(upstream, log).subscribe(subscriber)
+        subscriber.request(.max(3))
+        subscriber.cancel()
+        subscriber.cancel()
+        #expect(log.entries == ["subscription(Up)", "request(max(2))", "request(max(3))", "cancel"])
+        #expect(upstream.calls == [.request(.max(2)), .request(.max(3)), .cancel])
+    }
+
+    @Test func droppingTheCancellableCancels() {
+        // [002]'s story: a pipeline whose cancellable is not kept prints "will start" then
+        // "cancelled".
+        let log = EventLog()
+        let upstream = ReleasingTestUpstream<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            upstream.handleEvents(
+                receiveSubscription: { _ in log.add("Network request will start") },
+                receiveOutput: { _ in log.add("Network request data received") },
+                receiveCancel: { log.add("Network request cancelled") }
+            ).subscribe(subscriber)
+            let cancellable = AnyCancellable(subscriber)
+            _ = cancellable
+        }
+        #expect(log.entries == ["Network request will start", "Network request cancelled"])
+        #expect(!upstream.hasSubscriber)
+    }
+
+    @Test func nilClosuresAreSkipped() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.handleEvents().subscribe(subscriber)
+        upstream.send(4)
+        #expect(subscriber.values == [4])
+    }
+
+    @Test func closuresAreMutableProperties() {
+        var publisher = TestUpstream<Int, Never>().handleEvents()
+        #expect(publisher.receiveOutput == nil)
+        publisher.receiveOutput = { _ in }
+        #expect(publisher.receiveOutput != nil)
+        let direct = Publishers.HandleEvents(upstream: EquatableUpstream(id: 3), receiveRequest: nil)
+        #expect(direct.upstream == EquatableUpstream(id: 3))
+    }
+
+    @Test func reflection() throws {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.handleEvents().subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "HandleEvents")
+        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "HandleEvents")
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+    }
+
+    @Test func releasedAfterCompletion() {
+        weak var weakSubscription: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            upstream.handleEvents(receiveOutput: { _ in }).subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            upstream.send(completion: .finished)
+        }
+        #expect(weakSubscription == nil)
+    }
+}

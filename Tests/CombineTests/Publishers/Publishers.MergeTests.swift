@@ -1,0 +1,234 @@
+import Combine
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Publishers.Merge")
+struct MergeTests {
+    typealias Upstream = TestUpstream<Int, TestError>
+    typealias Tracker = TrackingSubscriber<Int, TestError>
+
+    enum TestError: Error, Equatable { case boom }
+
+    @Test func interleavesValuesInArrivalOrderAndFinishesWhenAllFinish() {
+        let a = Upstream(), b = Upstream()
+        let tracker = Tracker()
+        a.merge(with: b).subscribe(tracker)
+        a.send(1)
+        b.send(2)
+        a.send(3)
+        a.send(completion: .finished)
+        b.send(4)
+        #expect(tracker.values == [1, 2, 3, 4])
+        #expect(tracker.completions.isEmpty)
+        b.send(completion: .finished)
+        #expect(tracker.events == [.subscription("Merge"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+        #expect(a.calls == [.request(.unlimited)])
+        #expect(b.calls == [.request(.unlimited)])
+    }
+
+    @Test func failureIsDeliveredAtOnceAndCancelsTheOthers() {
+        let a = Upstream(), b = Upstream(), c = Upstream()
+        let tracker = Tracker()
+        Publishers.Merge3(a, b, c).subscribe(tracker)
+        a.send(1)
+        c.send(completion: .finished)
+        b.send(completion: .failure(.boom))
+        a.send(2)
+        a.send(completion: .finished)
+        #expect(tracker.events == [.subscription("Merge"), .value(1), .completion(.failure(.boom))])
+        #expect(a.calls == [.request(.unlimited), .cancel])
+        #expect(b.calls == [.request(.unlimited)])
+        #expect(c.calls == [.request(.unlimited)])
+    }
+
+    @Test func demandIsHonouredStepByStep() {
+        let a = Upstream(), b = Upstream()
+        let tracker = Tracker(initialDemand: .max(1))
+        a.merge(with: b).subscribe(tracker)
+        #expect(a.calls == [.request(.max(1))])
+        #expect(b.calls == [.request(.max(1))])
+        a.send(1)
+        b.send(2)  // within b's grant, but the subscriber has no demand left: waits
+        #expect(tracker.values == [1])
+        tracker.request(.max(1))
+        #expect(tracker.values == [1, 2])
+        // The queue is empty and no demand is left: no upstream is asked for more.
+        #expect(a.calls == [.request(.max(1))])
+        #expect(b.calls == [.request(.max(1))])
+        tracker.request(.max(2))
+        #expect(a.calls == [.request(.max(1)), .request(.max(2))])
+        #expect(b.calls == [.request(.max(1)), .request(.max(2))])
+        b.send(3)
+        a.send(4)
+        a.send(5)  // beyond the subscriber's demand: queued, not delivered
+        #expect(tracker.values == [1, 2, 3, 4])
+        tracker.request(.max(1))
+        #expect(tracker.values == [1, 2, 3, 4, 5])
+    }
+
+    @Test func demandReturnedFromReceiveIsForwarded() {
+        let a = Upstream(), b = Upstream()
+        let tracker = Tracker(initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
+        a.merge(with: b).subscribe(tracker)
+        a.send(1)
+        #expect(a.calls == [.request(.max(1)), .request(.max(1))])
+        #expect(b.calls == [.request(.max(1))])
+        b.send(2)
+        #expect(tracker.values == [1, 2])
+        #expect(b.calls == [.request(.max(1)), .request(.max(1))])
+    }
+
+    @Test func finishWaitsForQueuedValues() {
+        let a = Upstream(), b = Upstream()
+        let tracker = Tracker(initialDemand: .max(1))
+        a.merge(with: b).subscribe(tracker)
+        a.send(1)
+        a.send(2)
+        a.send(completion: .finished)
+        b.send(completion: .finished)
+        #expect(tracker.values == [1])
+        #expect(tracker.completions.isEmpty)
+        tracker.request(.max(1))
+        #expect(tracker.values == [1, 2])
+        #expect(tracker.completions == [.finished])
+    }
+
+    @Test func failureDropsQueuedValues() {
+        let a = Upstream(), b = Upstream()
+        let tracker = Tracker(initialDemand: .max(1))
+        a.merge(with: b).subscribe(tracker)
+        a.send(1)
+        a.send(2)
+        b.send(completion: .failure(.boom))
+        #expect(tracker.values == [1])
+        #expect(tracker.completions == [.failure(.boom)])
+        tracker.request(.max(5))
+        #expect(tracker.values == [1])
+    }
+
+    @Test func cancelReachesEveryUpstreamAndStopsEverything() {
+        let a = Upstream(), b = Upstream()
+        weak var weakTracker: Tracker?
+        do {
+            let tracker = Tracker()
+            weakTracker = tracker
+            a.merge(with: b).subscribe(tracker)
+            a.send(1)
+            tracker.cancel()
+            a.send(2)
+            b.send(3)
+            b.send(completion: .finished)
+            #expect(tracker.values == [1])
+            #expect(tracker.completions.isEmpty)
+            tracker.cancel()
+        }
+        #expect(a.calls == [.request(.unlimited), .cancel])
+        #expect(b.calls == [.request(.unlimited), .cancel])
+        // The subscription let go of its subscriber (no cycle with the subscriber's reference).
+        #expect(weakTracker == nil)
+    }
+
+    @Test func subscriptionIsReleasedWhenUpstreamsGoAway() {
+        weak var weakSubscription: AnyObject?
+        do {
+            let a = Upstream(), b = Upstream()
+            let tracker = Tracker()
+            a.merge(with: b).subscribe(tracker)
+            weakSubscription = tracker.subscription as AnyObject
+            tracker.cancel()
+        }
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
+        let a = Upstream(), b = Upstream()
+        var tracker: Tracker!
+        tracker = Tracker(onValue: { value in
+            if value < 3 {
+                a.send(value + 10)
+                #expect(tracker.values.last == value, "no recursion into the subscriber")
+            }
+        })
+        a.merge(with: b).subscribe(tracker)
+        a.send(1)
+        b.send(2)
+        #expect(tracker.values == [1, 11, 2, 12])
+    }
+
+    @Test func mergeManyAndAllArities() {
+        let ups = (0..<8).map { Upstream(name: "U\($0)") }
+        let t8 = Tracker()
+        ups[0].merge(with: ups[1], ups[2], ups[3], ups[4], ups[5], ups[6], ups[7]).subscribe(t8)
+        for (index, upstream) in ups.enumerated() { upstream.send(index) }
+        #expect(t8.values == Array(0..<8))
+
+        let t4: Tracker = Tracker()
+        let merge4: Publishers.Merge4<Upstream, Upstream, Upstream, Upstream> =
+            Publishers.Merge(ups[0], ups[1]).merge(with: ups[2], ups[3])
+        merge4.subscribe(t4)
+        ups[3].send(30)
+        #expect(t4.values == [30])
+
+        let _: Publishers.Merge8<Upstream, Upstream, Upstream, Upstream, Upstream, Upstream, Upstream, Upstream> =
+            Publishers.Merge5(ups[0], ups[1], ups[2], ups[3], ups[4]).merge(with: ups[5], ups[6], ups[7])
+        let _: Publishers.Merge8<Upstream, Upstream, Upstream, Upstream, Upstream, Upstream, Upstream, Upstream> =
+            Publishers.Merge7(ups[0], ups[1], ups[2], ups[3], ups[4], ups[5], ups[6]).merge(with: ups[7])
+
+        let many: Publishers.MergeMany<Upstream> = ups[0].merge(with: ups[1]).merge(with: ups[2])
+        #expect(many.publishers.count == 3)
+        let tMany = Tracker()
+        many.subscribe(tMany)
+        ups[2].send(7)
+        ups[1].send(8)
+        #expect(tMany.values == [7, 8])
+        #expect(Publishers.MergeMany(ups[0...2]).publishers.count == 3)
+    }
+
+    @Test func emptyMergeManyFinishesImmediately() {
+        let tracker = Tracker()
+        Publishers.MergeMany<Upstream>([]).subscribe(tracker)
+        #expect(tracker.events == [.subscription("Merge"), .completion(.finished)])
+    }
+
+    @Test func equatableWhenUpstreamsAre() {
+        struct P: Publisher, Equatable {
+            typealias Output = Int
+            typealias Failure = Never
+            let id: Int
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+        }
+        #expect(Publishers.Merge(P(id: 1), P(id: 2)) == Publishers.Merge(P(id: 1), P(id: 2)))
+        #expect(Publishers.Merge(P(id: 1), P(id: 2)) != Publishers.Merge(P(id: 2), P(id: 1)))
+        #expect(Publishers.Merge8(P(id: 1), P(id: 2), P(id: 3), P(id: 4), P(id: 5), P(id: 6), P(id: 7), P(id: 8))
+            == Publishers.Merge8(P(id: 1), P(id: 2), P(id: 3), P(id: 4), P(id: 5), P(id: 6), P(id: 7), P(id: 8)))
+        #expect(Publishers.MergeMany(P(id: 1), P(id: 2)) == Publishers.MergeMany([P(id: 1), P(id: 2)]))
+    }
+
+    @Test(arguments: [Subscribers.Demand.unlimited, .max(1)])
+    func concurrentSendsAreSerialisedWithoutLossOrReordering(demand: Subscribers.Demand) {
+        let sources = 4, perSource = 10_000
+        let ups = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
+        let probe = SerializationCheckingSubscriber<(Int, Int), Never>(
+            initialDemand: demand, demandAfterValue: demand == .unlimited ? .none : .max(1))
+        Publishers.MergeMany(ups).subscribe(probe)
+        DispatchQueue.concurrentPerform(iterations: sources) { source in
+            for index in 0..<perSource { ups[source].send((source, index)) }
+            ups[source].send(completion: .finished)
+        }
+        let values = probe.values
+        #expect(values.count == sources * perSource)
+        var next = [Int](repeating: 0, count: sources)
+        var inOrder = true
+        for (source, index) in values {
+            if next[source] != index { inOrder = false }
+            next[source] = index + 1
+        }
+        #expect(inOrder)
+        #expect(next == [Int](repeating: perSource, count: sources))
+        #expect(probe.overlaps == 0)
+        #expect(probe.completions.count == 1)
+        #expect(probe.eventsAfterCompletion == 0)
+    }
+}

@@ -1,0 +1,198 @@
+import Combine
+import Foundation
+import Testing
+import TestSupport
+
+private enum Boom: Error, Equatable { case boom }
+
+private struct PhotoError: Error, CustomStringConvertible {
+    var description: String { "Failed fetching image with high quality" }
+}
+
+/// Fails the first `failingTimes` subscriptions synchronously, like [003]'s `PhotoService`;
+/// later subscriptions send one value on demand, then finish.
+private final class FlakyPhotoPublisher: Publisher, @unchecked Sendable {
+    typealias Output = String
+    typealias Failure = PhotoError
+
+    private final class Delivery<S: Subscriber>: Subscription where S.Input == String, S.Failure == PhotoError {
+        var subscriber: S?
+        init(_ subscriber: S) { self.subscriber = subscriber }
+        func request(_ demand: Subscribers.Demand) {
+            guard let subscriber else { return }
+            self.subscriber = nil
+            _ = subscriber.receive("hq.jpg")
+            subscriber.receive(completion: .finished)
+        }
+        func cancel() { subscriber = nil }
+    }
+
+    private struct Nothing: Subscription {
+        let combineIdentifier = CombineIdentifier()
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() {}
+    }
+
+    private let failingTimes: Int
+    private(set) var subscriptions = 0
+
+    init(failingTimes: Int) { self.failingTimes = failingTimes }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == String, S.Failure == PhotoError {
+        subscriptions += 1
+        if subscriptions <= failingTimes {
+            subscriber.receive(subscription: Nothing())
+            subscriber.receive(completion: .failure(PhotoError()))
+        } else {
+            subscriber.receive(subscription: Delivery(subscriber))
+        }
+    }
+}
+
+@Suite("Publishers.Retry")
+struct RetryTests {
+    private func run(failingTimes: Int, retries: Int) -> [String] {
+        var log: [String] = []
+        let service = FlakyPhotoPublisher(failingTimes: failingTimes)
+        let subscriber = TrackingSubscriber<String, PhotoError>()
+        service
+            .handleEvents(
+                receiveSubscription: { _ in log.append("Trying ...") },
+                receiveCompletion: {
+                    guard case .failure(let error) = $0 else { return }
+                    log.append("Got error: \(error)")
+                })
+            .retry(retries)
+            .subscribe(subscriber)
+        for event in subscriber.events {
+            switch event {
+            case .subscription: break
+            case .value(let image): log.append("Got image: \(image)")
+            case .completion(.finished): log.append("finished")
+            case .completion(.failure(let error)): log.append("failure(\(error))")
+            }
+        }
+        return log
+    }
+
+    @Test func specFourAttemptsThenFailure() {
+        // [003] "Catching and retrying": retry(3) against an always-failing publisher.
+        #expect(run(failingTimes: 100, retries: 3) == [
+            "Trying ...", "Got error: Failed fetching image with high quality",
+            "Trying ...", "Got error: Failed fetching image with high quality",
+            "Trying ...", "Got error: Failed fetching image with high quality",
+            "Trying ...", "Got error: Failed fetching image with high quality",
+            "failure(Failed fetching image with high quality)",
+        ])
+    }
+
+    @Test func specSucceedsOnTheThirdAttempt() {
+        #expect(run(failingTimes: 2, retries: 3) == [
+            "Trying ...", "Got error: Failed fetching image with high quality",
+            "Trying ...", "Got error: Failed fetching image with high quality",
+            "Trying ...", "Got image: hq.jpg", "finished",
+        ])
+    }
+
+    @Test func retryNSubscribesNPlusOneTimes() {
+        for retries in 0...4 {
+            let service = FlakyPhotoPublisher(failingTimes: .max)
+            let subscriber = TrackingSubscriber<String, PhotoError>()
+            service.retry(retries).subscribe(subscriber)
+            #expect(service.subscriptions == retries + 1)
+            #expect(subscriber.completions.count == 1)
+        }
+    }
+
+    @Test func manySynchronousFailuresDoNotGrowTheStack() {
+        let service = FlakyPhotoPublisher(failingTimes: 100_000)
+        let subscriber = TrackingSubscriber<String, PhotoError>()
+        Publishers.Retry(upstream: service, retries: nil).subscribe(subscriber)
+        #expect(service.subscriptions == 100_001)
+        #expect(subscriber.values == ["hq.jpg"])
+    }
+
+    @Test func outstandingDemandIsRequestedFromEachNewSubscription() {
+        let upstream = TestUpstream<Int, Boom>(name: "Up")
+        let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: .max(3))
+        upstream.retry(2).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Retry")])
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        #expect(upstream.subscriptionCount == 2)
+        upstream.send(2)
+        upstream.send(3)
+        upstream.send(completion: .failure(.boom))
+        #expect(upstream.subscriptionCount == 3)
+        subscriber.request(.max(1))
+        upstream.send(completion: .failure(.boom))
+        #expect(upstream.subscriptionCount == 3)
+        #expect(upstream.calls == [.request(.max(3)), .request(.max(2)), .request(.max(1))])
+        #expect(subscriber.events == [.subscription("Retry"), .value(1), .value(2), .value(3), .completion(.failure(.boom))])
+    }
+
+    @Test func finishedEndsWithoutRetrying() {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>()
+        upstream.retry(5).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(upstream.subscriptionCount == 1)
+        #expect(subscriber.completions == [.finished])
+    }
+
+    @Test func cancelReachesTheCurrentSubscriptionAndStopsRetrying() {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>()
+        upstream.retry(5).subscribe(subscriber)
+        upstream.send(completion: .failure(.boom))
+        subscriber.cancel()
+        #expect(upstream.calls == [.request(.unlimited), .request(.unlimited), .cancel])
+        upstream.send(completion: .failure(.boom))
+        #expect(upstream.subscriptionCount == 2)
+        #expect(subscriber.completions.isEmpty)
+    }
+
+    @Test func equatableAndProperties() {
+        let retry = EquatableUpstream(id: 1).retry(2)
+        #expect(retry.retries == 2)
+        #expect(retry == Publishers.Retry(upstream: EquatableUpstream(id: 1), retries: 2))
+        #expect(retry != Publishers.Retry(upstream: EquatableUpstream(id: 1), retries: nil))
+    }
+
+    @Test func reflection() throws {
+        let subscriber = TrackingSubscriber<Int, Boom>()
+        TestUpstream<Int, Boom>().retry(1).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Retry")
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+    }
+
+    @Test func releasedAfterFinalFailure() {
+        weak var weakSubscription: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Boom>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Boom>()
+            upstream.retry(1).subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            upstream.send(completion: .failure(.boom))
+            upstream.send(completion: .failure(.boom))
+            #expect(subscriber.completions == [.failure(.boom)])
+        }
+        #expect(weakSubscription == nil)
+        #expect(upstream.subscriptionCount == 2)
+    }
+
+    @Test func releasedAfterCancel() {
+        weak var weakSubscription: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Boom>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Boom>()
+            upstream.retry(1).subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            subscriber.cancel()
+        }
+        #expect(weakSubscription == nil)
+        #expect(!upstream.hasSubscriber)
+    }
+}

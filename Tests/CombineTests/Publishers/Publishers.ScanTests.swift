@@ -1,0 +1,69 @@
+import Combine
+import TestSupport
+import Testing
+
+@Suite("Publishers.Scan / TryScan")
+struct PublishersScanTests {
+    typealias E = SingleOp.TestError
+
+    @Test func scanPublishesEveryIntermediateResult() {
+        let (up, sub) = SingleOp.attach({ $0.scan(0, +) }, demand: .max(2))
+        #expect(up.send(1) == .none)
+        up.send(2)
+        up.send(completion: .finished)
+        #expect(SingleOp.events(sub) == ["subscription(Scan)", "value(1)", "value(3)", "finished"])
+        #expect(SingleOp.calls(up) == ["request(max(2))"])
+    }
+
+    @Test func scanFailureDemandAndCancel() {
+        let (up, sub) = SingleOp.attach({ $0.scan(10, -) }, demand: .max(1))
+        up.send(1)
+        sub.request(.max(1))
+        up.send(completion: .failure(.boom))
+        #expect(SingleOp.events(sub) == ["subscription(Scan)", "value(9)", "failure(boom)"])
+        #expect(SingleOp.calls(up) == ["request(max(1))", "request(max(1))"])
+
+        let (up2, sub2) = SingleOp.attach({ $0.scan(0, +) })
+        sub2.cancel()
+        up2.send(1)
+        #expect(sub2.values.isEmpty)
+        #expect(up2.isCancelled)
+    }
+
+    @Test func tryScanFailsOnThrow() {
+        let (up, sub) = SingleOp.attach({ $0.tryScan(0) { acc, v in if v < 0 { throw E.boom }; return acc + v } })
+        up.send(1)
+        up.send(-1)
+        up.send(5)
+        #expect(SingleOp.events(sub) == ["subscription(TryScan)", "value(1)", "failure(boom)"])
+        #expect(SingleOp.calls(up) == ["request(unlimited)", "cancel"])
+    }
+
+    @Test func eachSubscriptionStartsAfresh() {
+        let scan = [1, 2].publisher.singleOpGenericScan()
+        var first: [Int] = [], second: [Int] = []
+        _ = scan.sink { first.append($0) }
+        _ = scan.sink { second.append($0) }
+        #expect(first == [1, 3])
+        #expect(second == [1, 3])
+    }
+
+    // Using Combine §3.1: `(0...5).publisher.scan(0, { $0 + $1 })` prints `0 1 3 6 10 15 `.
+    @Test func bookExampleRunningSum() {
+        var line = ""
+        _ = (0...5).publisher.singleOpGenericScan().sink { line += "\($0) " }
+        #expect(line == "0 1 3 6 10 15 ")
+    }
+
+    // Mastering iOS 14 PRE9/10: `.scan(1, { $0 * $1 })` over 1...4 gives 1 2 6 24.
+    @Test func bookExampleRunningProduct() {
+        var got: [Int] = []
+        func product<P: Publisher>(_ p: P) -> Publishers.Scan<P, Int> where P.Output == Int { p.scan(1, { $0 * $1 }) }
+        _ = product([1, 2, 3, 4].publisher).sink { got.append($0) }
+        #expect(got == [1, 2, 6, 24])
+    }
+}
+
+extension Publisher where Output == Int {
+    fileprivate func singleOpGenericScan() -> Publishers.Scan<Self, Int> { scan(0, { $0 + $1 }) }
+}

@@ -1,0 +1,230 @@
+import Combine
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Publishers.SwitchToLatest")
+struct SwitchToLatestTests {
+    enum TestError: Error, Equatable { case boom, bang }
+    typealias Inner = TestUpstream<Int, TestError>
+
+    @Test func republishesOnlyTheLatestInner() {
+        let intPublisher1 = PassthroughSubject<Int, Never>()
+        let intPublisher2 = PassthroughSubject<Int, Never>()
+        let publishers = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        var received: [Int] = []
+        let cancellable = publishers.switchToLatest().sink { received.append($0) }
+        publishers.send(intPublisher1)
+        intPublisher1.send(-3)
+        intPublisher1.send(-5)
+        intPublisher2.send(0)  // not subscribed yet
+        publishers.send(intPublisher2)
+        intPublisher1.send(-7)  // superseded
+        intPublisher2.send(100)
+        intPublisher2.send(200)
+        #expect(received == [-3, -5, 100, 200])
+        cancellable.cancel()
+    }
+
+    /// The book's demo, without the timing: one `Just` per index, all of them delivered.
+    @Test func bookDemoWithJusts() {
+        let subject = PassthroughSubject<Just<Int>, Never>()
+        var printed: [String] = []
+        let cancellable = subject
+            .switchToLatest()
+            .sink(receiveCompletion: { printed.append("Complete: \($0)") }, receiveValue: { printed.append("Value: \($0)") })
+        for index in 1...5 { subject.send(Just(index)) }
+        #expect(printed == ["Value: 1", "Value: 2", "Value: 3", "Value: 4", "Value: 5"])
+        subject.send(completion: .finished)
+        #expect(printed.last == "Complete: finished")
+        cancellable.cancel()
+    }
+
+    @Test func switchingCancelsThePreviousInnerAndCarriesDemand() {
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let first = Inner(), second = Inner()
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(3))
+        outer.switchToLatest().subscribe(tracker)
+        #expect(tracker.events.first?.description == "subscription(SwitchToLatest)")
+        #expect(outer.calls == [.request(.unlimited)])
+        outer.send(first)
+        #expect(first.calls == [.request(.max(3))])
+        first.send(1)
+        outer.send(second)
+        #expect(first.calls == [.request(.max(3)), .cancel])
+        #expect(second.calls == [.request(.max(2))])
+        first.send(99)
+        second.send(2)
+        second.send(3)
+        second.send(4)  // beyond demand: waits
+        #expect(tracker.values == [1, 2, 3])
+        tracker.request(.max(2))
+        #expect(tracker.values == [1, 2, 3, 4])
+        #expect(second.calls == [.request(.max(2)), .request(.max(1))])
+    }
+
+    @Test func finishesWhenUpstreamAndLatestInnerHaveFinished() {
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let first = Inner(), second = Inner()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(first)
+        first.send(completion: .finished)
+        #expect(tracker.completions.isEmpty)
+        outer.send(second)
+        outer.send(completion: .finished)
+        #expect(tracker.completions.isEmpty)
+        second.send(1)
+        second.send(completion: .finished)
+        #expect(tracker.events.dropFirst() == [.value(1), .completion(.finished)])
+
+        let emptyOuter = TestUpstream<Inner, TestError>()
+        let tracker2 = TrackingSubscriber<Int, TestError>()
+        emptyOuter.switchToLatest().subscribe(tracker2)
+        emptyOuter.send(completion: .finished)
+        #expect(tracker2.completions == [.finished])
+    }
+
+    @Test func failuresOfEitherSideFailAndCancelTheOther() {
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let inner = Inner()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(inner)
+        inner.send(completion: .failure(.boom))
+        #expect(tracker.completions == [.failure(.boom)])
+        #expect(outer.calls == [.request(.unlimited), .cancel])
+
+        let outer2 = TestUpstream<Inner, TestError>(name: "Outer")
+        let inner2 = Inner()
+        let tracker2 = TrackingSubscriber<Int, TestError>()
+        outer2.switchToLatest().subscribe(tracker2)
+        outer2.send(inner2)
+        outer2.send(completion: .failure(.bang))
+        inner2.send(1)
+        #expect(tracker2.events.dropFirst() == [.completion(.failure(.bang))])
+        #expect(inner2.calls == [.request(.unlimited), .cancel])
+    }
+
+    @Test func cancelReachesUpstreamAndInnerAndReleases() {
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let inner = Inner()
+        weak var weakTracker: TrackingSubscriber<Int, TestError>?
+        do {
+            let tracker = TrackingSubscriber<Int, TestError>()
+            weakTracker = tracker
+            outer.switchToLatest().subscribe(tracker)
+            outer.send(inner)
+            tracker.cancel()
+            inner.send(1)
+            #expect(tracker.values.isEmpty)
+        }
+        #expect(outer.calls == [.request(.unlimited), .cancel])
+        #expect(inner.calls == [.request(.unlimited), .cancel])
+        #expect(weakTracker == nil)
+
+        weak var weakSubscription: AnyObject?
+        let subject = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let innerSubject = PassthroughSubject<Int, Never>()
+        do {
+            let tracker = TrackingSubscriber<Int, Never>()
+            subject.switchToLatest().subscribe(tracker)
+            subject.send(innerSubject)
+            weakSubscription = tracker.subscription as AnyObject
+            tracker.cancel()
+        }
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func reentrantSwitchFromTheSubscriber() {
+        let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let first = PassthroughSubject<Int, Never>(), second = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let cancellable = outer.switchToLatest().sink { value in
+            received.append(value)
+            if value == 1 {
+                outer.send(second)
+                first.send(2)  // superseded while still delivering its previous value
+            }
+        }
+        outer.send(first)
+        first.send(1)
+        second.send(3)
+        #expect(received == [1, 3])
+        cancellable.cancel()
+    }
+
+    @Test func concurrentSwitchesAndSendsAreSerialised() {
+        let rounds = 200, perInner = 50
+        let outer = TestUpstream<TestUpstream<(Int, Int), Never>, Never>()
+        let inners = (0..<rounds).map { _ in TestUpstream<(Int, Int), Never>() }
+        let probe = SerializationCheckingSubscriber<(Int, Int), Never>()
+        outer.switchToLatest().subscribe(probe)
+        for round in 0..<rounds {
+            outer.send(inners[round])
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if worker == 0 {
+                    for index in 0..<perInner { inners[round].send((round, index)) }
+                } else if round > 0 {
+                    for index in 0..<perInner { inners[round - 1].send((round - 1, perInner + index)) }
+                }
+            }
+        }
+        outer.send(completion: .finished)
+        inners[rounds - 1].send(completion: .finished)
+        var lastSeen = [Int: Int]()
+        var ordered = true
+        var previousRound = -1
+        for (round, index) in probe.values {
+            if let last = lastSeen[round], index <= last { ordered = false }
+            if round < previousRound { ordered = false }
+            lastSeen[round] = index
+            previousRound = round
+        }
+        #expect(ordered)
+        #expect(probe.values.filter { $0.1 < perInner }.count == rounds * perInner)
+        #expect(probe.overlaps == 0)
+        #expect(probe.completions.count == 1)
+    }
+
+    /// The book's demo: a failing outer (URLError) of `Just`s needs the overload that gives each
+    /// inner the outer's failure type.
+    @Test func bookDemoWithFailingOuterAndNeverFailingInners() {
+        let subject = PassthroughSubject<Int, Never>()
+        var printed: [String] = []
+        let cancellable = subject
+            .setFailureType(to: URLError.self)
+            .map { index -> Just<Int> in Just(index) }
+            .switchToLatest()
+            .sink(receiveCompletion: { printed.append("Complete: \($0)") }, receiveValue: { value in printed.append("Value: \(value)") })
+        for index in 1...5 { subject.send(index) }
+        #expect(printed == ["Value: 1", "Value: 2", "Value: 3", "Value: 4", "Value: 5"])
+        cancellable.cancel()
+    }
+
+    @Test func failureTypeOverloads() {
+        let neverOuter = PassthroughSubject<PassthroughSubject<Int, TestError>, Never>()
+        let a: Publishers.SwitchToLatest<PassthroughSubject<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<PassthroughSubject<Int, TestError>, Never>, TestError>> =
+            neverOuter.switchToLatest()
+        let neverNever = PassthroughSubject<Just<Int>, Never>()
+        let b: Publishers.SwitchToLatest<Just<Int>, PassthroughSubject<Just<Int>, Never>> = neverNever.switchToLatest()
+        let failingOuter = PassthroughSubject<Just<Int>, TestError>()
+        let c: Publishers.SwitchToLatest<Publishers.SetFailureType<Just<Int>, TestError>, Publishers.Map<PassthroughSubject<Just<Int>, TestError>, Publishers.SetFailureType<Just<Int>, TestError>>> =
+            failingOuter.switchToLatest()
+        let ta = TrackingSubscriber<Int, TestError>(), tb = TrackingSubscriber<Int, Never>(), tc = TrackingSubscriber<Int, TestError>()
+        a.subscribe(ta)
+        b.subscribe(tb)
+        c.subscribe(tc)
+        let inner = PassthroughSubject<Int, TestError>()
+        neverOuter.send(inner)
+        inner.send(1)
+        inner.send(completion: .failure(.boom))
+        neverNever.send(Just(2))
+        failingOuter.send(Just(3))
+        failingOuter.send(completion: .failure(.bang))
+        #expect(ta.events.dropFirst() == [.value(1), .completion(.failure(.boom))])
+        #expect(tb.values == [2])
+        #expect(tc.events.dropFirst() == [.value(3), .completion(.failure(.bang))])
+    }
+}

@@ -1,0 +1,188 @@
+import Combine
+import Dispatch
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Publishers.Zip")
+struct ZipTests {
+    enum TestError: Error, Equatable { case boom }
+
+    /// The book's example ([004], reconstructed): the oldest unpaired values are paired.
+    @Test func bookExamplePairsOldestValues() {
+        let chars = PassthroughSubject<String, Never>()
+        let numbers = PassthroughSubject<Int, Never>()
+        var printed: [String] = []
+        let cancellable = chars.zip(numbers).sink { printed.append("Result: \($0).") }
+        chars.send("a")
+        numbers.send(1)
+        numbers.send(2)
+        chars.send("b")
+        chars.send("c")
+        chars.send("d")
+        numbers.send(3)
+        numbers.send(10)
+        #expect(printed == [
+            #"Result: ("a", 1)."#, #"Result: ("b", 2)."#, #"Result: ("c", 3)."#, #"Result: ("d", 10)."#,
+        ])
+        cancellable.cancel()
+    }
+
+    @Test func finishesWhenAFinishedUpstreamHasNothingLeftToPair() {
+        var received: [String] = []
+        var completion: Subscribers.Completion<Never>?
+        let cancellable = [1, 2, 3].publisher.zip(["a", "b"].publisher)
+            .sink(receiveCompletion: { completion = $0 }, receiveValue: { received.append("\($0)") })
+        #expect(received == [#"(1, "a")"#, #"(2, "b")"#])
+        #expect(completion == .finished)
+        cancellable.cancel()
+
+        let a = TestUpstream<Int, TestError>(), b = TestUpstream<String, TestError>()
+        let tracker = TrackingSubscriber<(Int, String), TestError>()
+        a.zip(b).subscribe(tracker)
+        #expect(tracker.events.first?.description == "subscription(Zip)")
+        a.send(1)
+        a.send(2)
+        a.send(completion: .finished)  // two values still to pair: not finished yet
+        #expect(tracker.completions.isEmpty)
+        b.send("x")
+        #expect(tracker.completions.isEmpty)
+        b.send("y")
+        #expect(tracker.values.map { "\($0)" } == [#"(1, "x")"#, #"(2, "y")"#])
+        #expect(tracker.completions == [.finished])
+        #expect(b.calls == [.request(.unlimited), .cancel])
+        #expect(a.calls == [.request(.unlimited)])
+    }
+
+    @Test func finishesAtOnceWhenAnUpstreamFinishesWithNothingBuffered() {
+        let a = TestUpstream<Int, TestError>(), b = TestUpstream<Int, TestError>(), c = TestUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<(Int, Int, Int), TestError>()
+        a.zip(b, c).subscribe(tracker)
+        a.send(1)
+        b.send(1)
+        c.send(completion: .finished)
+        #expect(tracker.values.isEmpty)
+        #expect(tracker.completions == [.finished])
+        #expect(a.calls == [.request(.unlimited), .cancel])
+        #expect(b.calls == [.request(.unlimited), .cancel])
+        #expect(c.calls == [.request(.unlimited)])
+    }
+
+    @Test func firstFailureFailsAndCancelsTheOthers() {
+        let a = TestUpstream<Int, TestError>(), b = TestUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<(Int, Int), TestError>(initialDemand: .max(1))
+        a.zip(b).subscribe(tracker)
+        a.send(1)
+        a.send(2)
+        b.send(1)
+        b.send(2)  // paired values wait for demand; the failure drops them
+        a.send(completion: .failure(.boom))
+        #expect(tracker.values.map { "\($0)" } == ["(1, 1)"])
+        #expect(tracker.completions == [.failure(.boom)])
+        #expect(b.calls == [.request(.max(1)), .cancel])
+    }
+
+    @Test func demandIsPassedOnAndPairsWaitForIt() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<String, Never>()
+        let tracker = TrackingSubscriber<(Int, String), Never>(initialDemand: .max(1))
+        a.zip(b).subscribe(tracker)
+        #expect(a.calls == [.request(.max(1))])
+        #expect(b.calls == [.request(.max(1))])
+        a.send(1)
+        a.send(2)
+        b.send("x")
+        b.send("y")
+        #expect(tracker.values.map { "\($0)" } == [#"(1, "x")"#])
+        tracker.request(.max(1))
+        #expect(tracker.values.map { "\($0)" } == [#"(1, "x")"#, #"(2, "y")"#])
+        #expect(a.calls == [.request(.max(1)), .request(.max(1))])
+        #expect(b.calls == [.request(.max(1)), .request(.max(1))])
+    }
+
+    @Test func cancelReachesEveryUpstreamAndReleases() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        weak var weakTracker: TrackingSubscriber<(Int, Int), Never>?
+        do {
+            let tracker = TrackingSubscriber<(Int, Int), Never>()
+            weakTracker = tracker
+            a.zip(b).subscribe(tracker)
+            a.send(1)
+            tracker.cancel()
+            b.send(1)
+            #expect(tracker.values.isEmpty)
+            #expect(tracker.completions.isEmpty)
+        }
+        #expect(a.calls == [.request(.unlimited), .cancel])
+        #expect(b.calls == [.request(.unlimited), .cancel])
+        #expect(weakTracker == nil)
+
+        weak var weakSubscription: AnyObject?
+        let s1 = PassthroughSubject<Int, Never>(), s2 = PassthroughSubject<Int, Never>()
+        do {
+            let tracker = TrackingSubscriber<(Int, Int), Never>()
+            s1.zip(s2).subscribe(tracker)
+            weakSubscription = tracker.subscription as AnyObject
+            tracker.cancel()
+        }
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        var received: [String] = []
+        let cancellable = a.zip(b).sink { pair in
+            received.append("\(pair)")
+            if pair.0 == 1 { a.send(2) }
+            received.append("end")
+        }
+        b.send(10)
+        b.send(20)
+        a.send(1)
+        #expect(received == ["(1, 10)", "end", "(2, 20)", "end"])
+        cancellable.cancel()
+    }
+
+    @Test func arities() {
+        let zip4 = Just(1).zip(Just("b"), Just(3.0), Just(true))
+        var out: [String] = []
+        let c = zip4.sink { out.append("\($0)") }
+        #expect(out == [#"(1, "b", 3.0, true)"#])
+        c.cancel()
+        #expect(Publishers.Zip3(Just(1), Just(2), Just(3)) == Just(1).zip(Just(2), Just(3)))
+        #expect(Publishers.Zip(Just(1), Just(2)) != Publishers.Zip(Just(1), Just(3)))
+    }
+
+    @Test func concurrentSendsPairStrictly() {
+        let sources = 4, perSource = 10_000
+        let ups = (0..<sources).map { _ in TestUpstream<Int, Never>() }
+        let probe = SerializationCheckingSubscriber<(Int, Int, Int, Int), Never>()
+        Publishers.Zip4(ups[0], ups[1], ups[2], ups[3]).subscribe(probe)
+        DispatchQueue.concurrentPerform(iterations: sources) { source in
+            for index in 0..<perSource { ups[source].send(index) }
+            ups[source].send(completion: .finished)
+        }
+        let outputs = probe.values.map { [$0.0, $0.1, $0.2, $0.3] }
+        #expect(outputs == (0..<perSource).map { [Int](repeating: $0, count: sources) })
+        #expect(probe.overlaps == 0)
+        #expect(probe.completions.count == 1)
+        #expect(probe.eventsAfterCompletion == 0)
+    }
+
+    @Test func transformOverloadsAreZipFollowedByMap() {
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>(), d = PassthroughSubject<Int, Never>()
+        let two: Publishers.Map<Publishers.Zip<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>>, Int> =
+            a.zip(b) { $0 + $1 }
+        let three = a.zip(b, c) { $0 + $1 + $2 }
+        let four: Publishers.Map<Publishers.Zip4<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>>, Int> =
+            a.zip(b, c, d) { $0 + $1 + $2 + $3 }
+        var out: [Int] = []
+        let cancellables = [two.sink { out.append($0) }, three.sink { out.append($0) }, four.sink { out.append($0) }]
+        a.send(1)
+        b.send(10)
+        c.send(100)
+        d.send(1000)
+        #expect(out == [11, 111, 1111])
+        _ = cancellables
+    }
+}

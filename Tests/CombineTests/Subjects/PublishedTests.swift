@@ -1,0 +1,126 @@
+import Combine
+import TestSupport
+import Testing
+
+@Suite("Published")
+struct PublishedTests {
+    private final class Weather {
+        @Published var temperature: Double
+        init(temperature: Double) { self.temperature = temperature }
+    }
+
+    @Test func appleDocumentationExample() {
+        let weather = Weather(temperature: 20)
+        var log: [String] = []
+        let cancellable = weather.$temperature.sink { log.append("Temperature now: \($0)") }
+        weather.temperature = 25
+        #expect(log == ["Temperature now: 20.0", "Temperature now: 25.0"])
+        _ = cancellable
+    }
+
+    @Test func publishesInWillSet() {
+        let weather = Weather(temperature: 20)
+        var seen: [(new: Double, stored: Double)] = []
+        let cancellable = weather.$temperature.dropFirstValue().sink { value in
+            seen.append((value, weather.temperature))
+        }
+        weather.temperature = 25
+        #expect(seen.count == 1)
+        #expect(seen.first?.new == 25)
+        #expect(seen.first?.stored == 20)
+        #expect(weather.temperature == 25)
+        _ = cancellable
+    }
+
+    @Test func severalSubscribersAndDescription() {
+        let weather = Weather(temperature: 1)
+        let first = TrackingSubscriber<Double, Never>()
+        let second = TrackingSubscriber<Double, Never>(initialDemand: .max(1))
+        weather.$temperature.subscribe(first)
+        weather.$temperature.subscribe(second)
+        weather.temperature = 2
+        #expect(first.values == [1, 2])
+        #expect(second.values == [1])
+        #expect(first.events.first == .subscription("CurrentValueSubject"))
+    }
+
+    private final class Model {
+        @Published var source = 0
+        @Published var doubled = 0
+        init() {
+            $source.map2 { $0 * 2 }.assign(to: &$doubled)
+        }
+    }
+
+    @Test func assignToPublishedHasNoRetainCycle() {
+        weak var weakModel: Model?
+        do {
+            let model = Model()
+            weakModel = model
+            model.source = 4
+            #expect(model.doubled == 8)
+        }
+        #expect(weakModel == nil)
+    }
+
+    @Test func assignToPublishedDiesWithTheProperty() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakModel: Model?
+        do {
+            let model = Model()
+            weakModel = model
+            subject.assign(to: &model.$doubled)
+            subject.send(10)
+            #expect(model.doubled == 10)
+        }
+        #expect(weakModel == nil)
+        subject.send(11)
+    }
+
+    @Test func initialValueInitializer() {
+        var published = Published(initialValue: 3)
+        var values: [Int] = []
+        let cancellable = published.projectedValue.sink { values.append($0) }
+        #expect(values == [3])
+        _ = cancellable
+    }
+}
+
+// Test-only helpers so this file does not depend on the operators other people are writing.
+extension Publisher {
+    fileprivate func dropFirstValue() -> AnyPublisher<Output, Failure> {
+        AnyPublisher(DropOne(upstream: self))
+    }
+
+    fileprivate func map2<T>(_ transform: @escaping (Output) -> T) -> AnyPublisher<T, Failure> {
+        AnyPublisher(MapStub(upstream: self, transform: transform))
+    }
+}
+
+private struct DropOne<Upstream: Publisher>: Publisher {
+    typealias Output = Upstream.Output
+    typealias Failure = Upstream.Failure
+    let upstream: Upstream
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        var dropped = false
+        upstream.subscribe(AnySubscriber<Output, Failure>(
+            receiveSubscription: { subscriber.receive(subscription: $0) },
+            receiveValue: { value in
+                if !dropped { dropped = true; return .max(1) }
+                return subscriber.receive(value)
+            },
+            receiveCompletion: { subscriber.receive(completion: $0) }))
+    }
+}
+
+private struct MapStub<Upstream: Publisher, Output>: Publisher {
+    typealias Failure = Upstream.Failure
+    let upstream: Upstream
+    let transform: (Upstream.Output) -> Output
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        upstream.subscribe(AnySubscriber<Upstream.Output, Failure>(
+            receiveSubscription: { subscriber.receive(subscription: $0) },
+            receiveValue: { subscriber.receive(transform($0)) },
+            receiveCompletion: { subscriber.receive(completion: $0) }))
+    }
+}

@@ -1,0 +1,68 @@
+import Combine
+import TestSupport
+import Testing
+
+@Suite("Subscribers.Assign")
+struct SubscribersAssignTests {
+    private final class Model {
+        var anInt = 0
+        var log: [Int] = []
+        var tracked: Int = 0 {
+            didSet { log.append(tracked) }
+        }
+    }
+
+    @Test func assignsEveryValue() {
+        let model = Model()
+        let cancellable = (0...2).publisher.assign(to: \.tracked, on: model)
+        #expect(model.log == [0, 1, 2])
+        _ = cancellable
+    }
+
+    @Test func holdsObjectUntilCompletionOrCancel() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakModel: Model?
+        var cancellable: AnyCancellable?
+        do {
+            let model = Model()
+            weakModel = model
+            cancellable = subject.assign(to: \.anInt, on: model)
+        }
+        #expect(weakModel != nil)
+        subject.send(3)
+        #expect(weakModel?.anInt == 3)
+        cancellable?.cancel()
+        #expect(weakModel == nil)
+
+        do {
+            let model = Model()
+            weakModel = model
+            cancellable = subject.assign(to: \.anInt, on: model)
+        }
+        subject.send(completion: .finished)
+        #expect(weakModel == nil)
+    }
+
+    @Test func ignoresAfterCancelAndRejectsSecondSubscription() {
+        let model = Model()
+        let assign = Subscribers.Assign(object: model, keyPath: \Model.anInt)
+        let first = TestUpstream<Int, Never>()
+        let second = TestUpstream<Int, Never>()
+        first.subscribe(assign)
+        second.subscribe(assign)
+        #expect(first.calls == [.request(.unlimited)])
+        #expect(second.calls == [.cancel])
+        first.send(1)
+        assign.cancel()
+        first.send(2)
+        #expect(model.anInt == 1)
+        #expect(assign.object == nil)
+        #expect(first.calls == [.request(.unlimited), .cancel])
+    }
+
+    @Test func description() {
+        let assign = Subscribers.Assign(object: Model(), keyPath: \Model.anInt)
+        #expect(assign.description == "Assign Model.")
+        #expect(assign.customMirror.children.count == 3)
+    }
+}
