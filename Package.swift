@@ -33,12 +33,14 @@ let package = Package(
     name: "Tributary",
     products: [
         .library(name: "Combine", targets: [combineTarget.name]),
+        .executable(name: "examples", targets: ["examples"]),
+        .executable(name: "news", targets: ["news"]),
         .library(name: "Tributary", targets: ["Tributary"]),
         .library(name: "CombineTesting", targets: ["CombineTesting"]),
         .library(name: "CombineTestingXCTest", targets: ["CombineTestingXCTest"]),
     ],
     dependencies: [
-        // Test-only: a real HTTP server on 127.0.0.1 for the URLSession.dataTaskPublisher tests.
+        // Test-only: a real HTTP server on 127.0.0.1 (URLSession.dataTaskPublisher and news tests).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
@@ -101,6 +103,64 @@ let package = Package(
             name: "BookCustomTypesTests",
             dependencies: [combineDependency, "CombineTesting"],
             swiftSettings: strict + [.swiftLanguageMode(.v5)]
+        ),
+
+        // The books' examples: a catalogue library shared by the `examples` command and its tests.
+        .target(
+            name: "ExamplesCatalogue",
+            dependencies: [combineDependency],
+            exclude: ["Pending"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "examples",
+            dependencies: ["ExamplesCatalogue"],
+            exclude: ["Pending"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["ExamplesCatalogue", combineDependency],
+            swiftSettings: strict
+        ),
+
+        // The books' Hacker News reader, as a terminal program over a bundled API snapshot.
+        .target(
+            name: "NewsKit",
+            dependencies: [combineDependency],
+            exclude: ["Pending"],
+            resources: [.copy("Snapshot")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "news",
+            dependencies: ["NewsKit"],
+            exclude: ["Pending"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NewsKitTests",
+            dependencies: [
+                "NewsKit",
+                combineDependency,
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            exclude: ["Pending"],
+            swiftSettings: strict
+        ),
+
+        // The testing chapter's colour calculator model and its XCTest suite.
+        .target(
+            name: "ColorCalc",
+            dependencies: [combineDependency],
+            exclude: ["Pending"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ColorCalcTests",
+            dependencies: ["ColorCalc", combineDependency],
+            exclude: ["Pending"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -137,7 +137,7 @@ extension Publishers.CollectByTime {
             case .byTimeOrCount(let scheduler, let interval, let count):
                 self.scheduler = scheduler
                 self.interval = interval
-                maxCount = max(1, count)
+                maxCount = Swift.max(1, count)
             }
             options = publisher.options
             state = LockedState(Machine(maxCount: maxCount, downstream: downstream))

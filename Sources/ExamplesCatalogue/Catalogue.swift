@@ -1,0 +1,51 @@
+/// The catalogue of the source books' examples, in book order.
+///
+/// Each source file contributes one or more groups (`extension Catalogue { static var … }`).
+/// ``groups`` decides which groups are built: examples whose operators have not landed in
+/// `Combine` yet wait in `Pending/`, which the package excludes from the build. ``bookOrder``
+/// fixes the listing order, whatever group an example currently sits in.
+public enum Catalogue {
+    /// Every built example, in book order.
+    public static var all: [Example] {
+        let position = Dictionary(uniqueKeysWithValues: bookOrder.enumerated().map { ($1, $0) })
+        return groups.flatMap { $0 }.sorted {
+            (position[$0.slug] ?? .max, $0.slug) < (position[$1.slug] ?? .max, $1.slug)
+        }
+    }
+
+    /// The example with the given slug, if any.
+    public static func example(named slug: String) -> Example? {
+        all.first { $0.slug == slug }
+    }
+
+    static var groups: [[Example]] {
+        [
+            usingCombine,
+            debuggingAndResources,
+            errorHandling,
+            customPublishers,
+            masteringIOS14,
+        ]
+    }
+
+    /// The books' order: Using Combine ([000]/[001]), Kodeco part 3 ([002]), Kodeco part 4
+    /// ([003]), Mastering iOS 14 ([004]).
+    static let bookOrder: [String] = [
+        // Using Combine
+        "scan", "catch", "switch-to-latest",
+        // Kodeco part 3: debugging, resource management
+        "print", "print-time-logger", "share", "multicast", "future",
+        // Kodeco part 4: error handling
+        "never-sink", "set-failure-type", "assign-to-on", "assign-to", "assert-no-failure",
+        "try-map-map", "try-map", "map-vs-try-map", "map-vs-try-map-throwing",
+        "joke-api", "joke-api-bad-id", "joke-api-unknown-id",
+        "catching-low", "catching-high", "retry", "retry-succeeds", "replace-error", "catch-fallback",
+        // Kodeco part 4: schedulers
+        "operation-queue",
+        // Kodeco part 4: custom publishers and backpressure
+        "unwrap", "dispatch-timer", "share-replay", "share-replay-print", "pausable-sink",
+        // Mastering iOS 14
+        "sequence-sink", "filter", "reduce", "scan-product", "combine-latest", "zip",
+        "passthrough-subject", "current-value-subject", "notification-catch", "notification-flat-map",
+    ]
+}

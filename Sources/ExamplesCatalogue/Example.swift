@@ -1,0 +1,109 @@
+import Combine
+import Foundation
+
+/// One example from the source books, reproduced so that it prints exactly what the book prints.
+///
+/// An example is data plus a body. The body never writes to standard output itself: it prints
+/// through the ``ExampleIO`` it is handed, so the command-line runner can forward the text to the
+/// terminal while the tests capture it and compare it with the book.
+public struct Example {
+    /// How an example relates to time, which decides how a runner waits for it.
+    public enum Timing: Sendable, Equatable {
+        /// Everything happens before the body returns.
+        case immediate
+        /// The example waits on its scheduler; on virtual time it ends as soon as the scheduler
+        /// is run to completion. `duration` is roughly how long it takes on real time.
+        case scheduled(duration: TimeInterval)
+        /// The example waits for real asynchronous work (a URL session, a queue) and calls
+        /// ``ExampleIO/finish()`` when it is done.
+        case asynchronous
+    }
+
+    /// Short command-line name, e.g. `never-sink`.
+    public let slug: String
+    /// The title the book prints after `——— Example of:`.
+    public let title: String
+    /// Where the example comes from (book, chapter), for the listing.
+    public let source: String
+    /// How the example relates to time.
+    public let timing: Timing
+
+    private let body: Body
+
+    private enum Body {
+        case plain((ExampleIO) -> Void)
+        case scheduled(any ScheduledExampleBody)
+    }
+
+    /// An example that does not need a scheduler.
+    public init(
+        _ slug: String,
+        title: String,
+        source: String,
+        timing: Timing = .immediate,
+        body: @escaping (ExampleIO) -> Void
+    ) {
+        self.slug = slug
+        self.title = title
+        self.source = source
+        self.timing = timing
+        self.body = .plain(body)
+    }
+
+    /// An example whose timing comes from an injected scheduler (real time when run from the
+    /// command line, virtual time in the tests).
+    public init(
+        _ slug: String,
+        title: String,
+        source: String,
+        duration: TimeInterval,
+        body: some ScheduledExampleBody
+    ) {
+        self.slug = slug
+        self.title = title
+        self.source = source
+        self.timing = .scheduled(duration: duration)
+        self.body = .scheduled(body)
+    }
+
+    /// The header line the books print before an example's output.
+    public var header: String { "——— Example of: \(title) ———" }
+
+    /// Runs the example: prints the header, then the body's output, into `io`.
+    ///
+    /// Immediate examples are finished when this returns; the others finish later, when their
+    /// body calls ``ExampleIO/finish()`` (watch ``ExampleIO/isFinished``).
+    public func run<S: Scheduler>(io: ExampleIO, scheduler: S) {
+        io.print(header)
+        switch body {
+        case .plain(let body):
+            body(io)
+        case .scheduled(let body):
+            body.run(ExampleContext(io: io, scheduler: scheduler))
+        }
+        if timing == .immediate { io.finish() }
+    }
+}
+
+/// The body of an example that needs a scheduler. It is generic over the scheduler so the same
+/// code runs on a real queue from the command line and on virtual time in the tests.
+public protocol ScheduledExampleBody {
+    /// Runs the example on `context.scheduler`; calls `context.io.finish()` when the book's
+    /// output is complete.
+    func run<S: Scheduler>(_ context: ExampleContext<S>)
+}
+
+/// What a scheduled example gets: where to print, and the scheduler standing in for the book's
+/// run loop or dispatch queue.
+public struct ExampleContext<S: Scheduler> {
+    /// Where the example prints and keeps its subscriptions.
+    public let io: ExampleIO
+    /// The scheduler the example uses for every delay and timer.
+    public let scheduler: S
+
+    /// Bundles an output and a scheduler.
+    public init(io: ExampleIO, scheduler: S) {
+        self.io = io
+        self.scheduler = scheduler
+    }
+}

@@ -1,0 +1,58 @@
+import Combine
+import Foundation
+
+// Kodeco, part 3 (spec source-000-002-004.md, [002]): chapter 10 "Debugging" and chapter 13
+// "Resource management". `print` normally writes to the console; here it is given the example's
+// output stream (`print(_:to:)`), which is the same operator with the same text.
+
+extension Catalogue {
+    static var debuggingAndResources: [Example] { [
+
+        Example("future", title: "Future", source: "Kodeco ch. 13, Future") { io in
+            func performSomeWork() throws -> Int {
+                io.print("Performing some work and returning a result")
+                return 5
+            }
+
+            let future = Future<Int, Error> { fulfill in
+                do {
+                    let result = try performSomeWork()
+                    fulfill(.success(result))
+                } catch {
+                    fulfill(.failure(error))
+                }
+            }
+
+            io.print("Subscribing to future...")
+
+            let subscription1 = future
+                .sink(
+                    receiveCompletion: { _ in io.print("subscription1 completed") },
+                    receiveValue: { io.print("subscription1 received: '\($0)'") }
+                )
+
+            let subscription2 = future
+                .sink(
+                    receiveCompletion: { _ in io.print("subscription2 completed") },
+                    receiveValue: { io.print("subscription2 received: '\($0)'") }
+                )
+            io.whenFinished {
+                subscription1.cancel()
+                subscription2.cancel()
+            }
+        },
+        Example("print", title: "print", source: "Kodeco ch. 10, printing events") { io in
+            let subscription = (1...3).publisher
+                .print("publisher", to: ExampleStream(io))
+                .sink { _ in }
+            io.whenFinished { subscription.cancel() }
+        },
+
+        Example("print-time-logger", title: "print(_:to:)", source: "Kodeco ch. 10, a TimeLogger stream") { io in
+            let subscription = (1...3).publisher
+                .print("publisher", to: TimeLogger(io))
+                .sink { _ in }
+            io.whenFinished { subscription.cancel() }
+        },
+    ] }
+}

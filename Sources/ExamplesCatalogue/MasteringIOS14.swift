@@ -1,0 +1,108 @@
+import Combine
+import Foundation
+
+// "Mastering iOS 14 Programming", chapter 13 [004]. The book's code blocks did not survive in the
+// source; these playground snippets are reconstructed from its prose (spec
+// source-000-002-004.md §6.21, §3.7, §4.4–4.5), and the sample app's final pipeline is verified
+// against the book's repository (§6.23).
+
+extension Catalogue {
+    static var masteringIOS14: [Example] { [
+        Example("sequence-sink", title: "sink", source: "Mastering iOS 14, playground basics") { io in
+            [1, 2, 3, 4].publisher
+                .sink { io.print($0) }
+                .store(in: &io.subscriptions)
+        },
+
+        Example("filter", title: "filter", source: "Mastering iOS 14, playground basics") { io in
+            [1, 2, 3, 4].publisher
+                .filter { $0 % 2 == 0 }
+                .sink { io.print($0) }
+                .store(in: &io.subscriptions)
+        },
+
+        Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics") { io in
+            [1, 2, 3, 4].publisher
+                .reduce(1, { $0 * $1 })
+                .sink { io.print($0) }
+                .store(in: &io.subscriptions)
+        },
+
+        Example("scan-product", title: "scan", source: "Mastering iOS 14, playground basics") { io in
+            [1, 2, 3, 4].publisher
+                .scan(1, { $0 * $1 })
+                .sink { io.print($0) }
+                .store(in: &io.subscriptions)
+        },
+
+        Example("passthrough-subject", title: "PassthroughSubject", source: "Mastering iOS 14, subjects") { io in
+            let subject = PassthroughSubject<String, Never>()
+            subject.send("first value")
+            subject
+                .sink { io.print("Result: \($0)") }
+                .store(in: &io.subscriptions)
+            subject.send("second value")
+        },
+
+        Example("current-value-subject", title: "CurrentValueSubject", source: "Mastering iOS 14, subjects") { io in
+            let subject = CurrentValueSubject<String, Never>("first value")
+            subject
+                .sink { io.print("Result: \($0)") }
+                .store(in: &io.subscriptions)
+            subject.send("second value")
+        },
+
+        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers") { io in
+            let chars = PassthroughSubject<String, Never>()
+            let numbers = PassthroughSubject<Int, Never>()
+            chars.combineLatest(numbers)
+                .sink { io.print("Result: \($0).") }
+                .store(in: &io.subscriptions)
+            chars.send("a")
+            numbers.send(1)
+            numbers.send(2)
+            chars.send("b")
+            chars.send("c")
+            chars.send("d")
+            numbers.send(3)
+            numbers.send(10)
+        },
+
+        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers") { io in
+            let chars = PassthroughSubject<String, Never>()
+            let numbers = PassthroughSubject<Int, Never>()
+            chars.zip(numbers)
+                .sink { io.print("Result: \($0).") }
+                .store(in: &io.subscriptions)
+            chars.send("a")
+            numbers.send(1)
+            numbers.send(2)
+            chars.send("b")
+            chars.send("c")
+            chars.send("d")
+            numbers.send(3)
+            numbers.send(10)
+        },
+    ] }
+}
+
+/// The sample app's model and its two notification posters (a valid payload, and three bytes
+/// that fail to decode). The app posts to `NotificationCenter.default`; the example uses a center
+/// of its own so runs do not see each other's notifications.
+struct User: Codable {
+    let id: String
+
+    static var unknown: User {
+        return User(id: "-1")
+    }
+
+    static func postNotification(to center: NotificationCenter) {
+        let networkResponse = try! JSONEncoder().encode(User(id: "123"))
+        center.post(name: Notification.Name("networkResult"), object: networkResponse)
+    }
+
+    static func postNotificationThatFails(to center: NotificationCenter) {
+        let networkResponse = Data(base64Encoded: "abcd")!
+        center.post(name: Notification.Name("networkResult"), object: networkResponse)
+    }
+}

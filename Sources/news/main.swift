@@ -1,0 +1,1 @@
+print("news: not built yet: its Combine operators have not landed.")
