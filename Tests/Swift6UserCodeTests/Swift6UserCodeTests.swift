@@ -206,6 +206,19 @@ struct Swift6UserCodeTests {
         #expect(await store.count == 0)
     }
 
+    @Test func operatorChainsOfSendableStagesCrossTasks() async {
+        let pipeline = [1, 2].publisher
+            .merge(with: [3].publisher)
+            .receive(on: DispatchQueue.global())
+            .collect()
+        let collected = await Task.detached {
+            var result: [Int] = []
+            for await all in pipeline.values { result = all }
+            return result
+        }.value
+        #expect(collected.sorted() == [1, 2, 3])
+    }
+
     @Test func sendableValuePublishersCrossTasks() async {
         let just = Just(1)
         let sequence = [1, 2, 3].publisher

@@ -190,3 +190,6 @@ extension Publishers.ReplaceError {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

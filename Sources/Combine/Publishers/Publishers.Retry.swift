@@ -291,3 +291,6 @@ extension Publishers.Retry {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Retry: Sendable where Upstream: Sendable {}
