@@ -215,3 +215,6 @@ extension Result.Publisher {
         }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

@@ -312,3 +312,6 @@ extension Result.Publisher {
         self
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Retry: Sendable where Upstream: Sendable {}

@@ -94,6 +94,9 @@ extension Record {
     }
 }
 
+extension Record: Sendable where Output: Sendable, Failure: Sendable {}
+extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
+
 extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     @usableFromInline
     enum CodingKeys: String, CodingKey {

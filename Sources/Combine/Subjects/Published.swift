@@ -78,6 +78,10 @@ extension Published {
     }
 }
 
+// `$property` holds only the property's storage, whose state is guarded by its lock; handing it
+// to another task hands the values there too, so it is `Sendable` when they are.
+extension Published.Publisher: Sendable where Value: Sendable {}
+
 extension Publisher where Failure == Never {
     /// Republishes every value through a `@Published` property: `publisher.assign(to: &$value)`.
     ///

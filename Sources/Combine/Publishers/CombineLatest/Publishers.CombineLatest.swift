@@ -330,3 +330,8 @@ extension Publisher {
     }
 
 }
+
+// Sendable when everything it stores is.
+extension Publishers.CombineLatest: Sendable where A: Sendable, B: Sendable {}
+extension Publishers.CombineLatest3: Sendable where A: Sendable, B: Sendable, C: Sendable {}
+extension Publishers.CombineLatest4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}

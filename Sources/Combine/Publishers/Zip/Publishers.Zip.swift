@@ -344,3 +344,8 @@ extension Publisher {
     }
 
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Zip: Sendable where A: Sendable, B: Sendable {}
+extension Publishers.Zip3: Sendable where A: Sendable, B: Sendable, C: Sendable {}
+extension Publishers.Zip4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}
