@@ -9,21 +9,20 @@ import Synchronization
 // One final class, generic over a small strategy struct, serves all of them. Per value it costs an
 // atomic load and one statically dispatched call into the strategy: no lock, no allocation.
 
-/// What a ``FilteringStrategy`` decided about one upstream value.
+/// What a ``FilteringStrategy`` did with one upstream value.
+///
+/// Deliberately not generic: the stages usually run as unspecialised generic code (the upstream
+/// reaches them through `any Subscription`), where every value of a generic enum would cost a
+/// runtime metadata lookup. The strategy hands values to the downstream itself instead.
 @usableFromInline
-enum FilteringStep<Output, Failure: Error> {
-    /// Pass this value downstream; the downstream's answer is the demand returned upstream.
-    case emit(Output)
-    /// Swallow the value and ask the upstream for one more in its place.
-    case drop
-    /// Swallow the value without asking for a replacement (its demand was requested up front).
-    case dropAccounted
-    /// Pass this last value downstream, then finish and cancel the upstream.
-    case emitAndFinish(Output)
-    /// Finish now without passing the value, and cancel the upstream.
+enum FilteringOutcome {
+    /// Keep going; return this demand to the upstream (`.max(1)` for a swallowed value, the
+    /// downstream's answer for a published one, `.none` for a value requested in advance).
+    case demand(Subscribers.Demand)
+    /// Stop: cancel the upstream and finish (any last value has already been published).
     case finish
-    /// A `try` closure threw: fail downstream and cancel the upstream.
-    case failure(Failure)
+    /// A `try` closure threw; the error is kept for ``FilteringStrategy/takeFailure()``.
+    case failure
 }
 
 /// The per-operator part of a filtering-style operator.
@@ -43,11 +42,15 @@ protocol FilteringStrategy {
     /// will swallow together with the ones the downstream wants).
     var extraInitialDemand: Int { get }
 
-    /// Decides what to do with one value.
-    mutating func receive(_ input: Input) -> FilteringStep<Output, Failure>
+    /// Handles one value, publishing to `downstream` whatever it lets through.
+    mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+    where Downstream.Input == Output, Downstream.Failure == Failure
 
     /// A value to publish before `.finished` when the upstream finishes (`replaceEmpty`).
     mutating func valueBeforeFinishing() -> Output?
+
+    /// The error behind a `.failure` outcome.
+    mutating func takeFailure() -> Failure
 
     /// Converts an upstream failure to the operator's failure type.
     static func convert(_ failure: UpstreamFailure) -> Failure
@@ -59,6 +62,11 @@ extension FilteringStrategy {
 
     @inlinable
     mutating func valueBeforeFinishing() -> Output? { nil }
+
+    @inlinable
+    mutating func takeFailure() -> Failure {
+        APIViolation.unexpected("\(Self.operatorName) reported a failure without an error")
+    }
 }
 
 extension FilteringStrategy where Failure == UpstreamFailure {
@@ -93,8 +101,9 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @usableFromInline typealias Failure = Strategy.UpstreamFailure
 
     @usableFromInline let downstream: Downstream
-    /// Only touched from upstream deliveries, which Combine serialises.
-    @usableFromInline var strategy: Strategy
+    /// Only touched from upstream deliveries, which Combine serialises, so the dynamic exclusivity
+    /// check is skipped.
+    @exclusivity(unchecked) @usableFromInline var strategy: Strategy
     @usableFromInline let state: LockedState<FilteringStageState<Strategy.Output>>
     /// Set once no more upstream values may pass (completed, cancelled, failed).
     @usableFromInline let done = Atomic<Bool>(false)
@@ -125,26 +134,16 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         if done.load(ordering: .acquiring) { return .none }
-        switch strategy.receive(input) {
-        case .emit(let output):
-            return downstream.receive(output)
-        case .drop:
-            return .max(1)
-        case .dropAccounted:
-            return .none
-        case .emitAndFinish(let output):
-            let upstream = terminate()
-            guard let upstream else { return .none }
-            _ = downstream.receive(output)
-            upstream.cancel()
-            downstream.receive(completion: .finished)
-            return .none
+        switch strategy.receive(input, downstream: downstream) {
+        case .demand(let demand):
+            return demand
         case .finish:
             guard let upstream = terminate() else { return .none }
             upstream.cancel()
             downstream.receive(completion: .finished)
             return .none
-        case .failure(let error):
+        case .failure:
+            let error = strategy.takeFailure()
             guard let upstream = terminate() else { return .none }
             upstream.cancel()
             downstream.receive(completion: .failure(error))
@@ -152,7 +151,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         }
     }
 
-    @inlinable
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .failure(let error):

@@ -11,14 +11,20 @@ import Synchronization
 // one specialised, statically dispatched call into the strategy and no lock.
 
 /// What a ``ReducingStrategy`` decided after seeing one upstream value.
+///
+/// Deliberately not generic: the stages usually run as unspecialised generic code (the upstream
+/// reaches them through `any Subscription`), where every value of a generic enum would cost a
+/// runtime metadata lookup.
 @usableFromInline
-enum ReducingStep<Output, Failure: Error> {
+enum ReducingOutcome {
     /// Keep going; nothing to publish yet.
     case `continue`
-    /// The answer is known now: publish it (if any), finish, and cancel the upstream.
-    case finish(Output?)
-    /// A `try` closure threw: fail downstream and cancel the upstream.
-    case failure(Failure)
+    /// The answer is known now: publish ``ReducingStrategy/finalValue()`` (if any), finish, and
+    /// cancel the upstream.
+    case finish
+    /// A `try` closure threw: fail downstream with ``ReducingStrategy/takeFailure()`` and cancel
+    /// the upstream.
+    case failure
 }
 
 /// The per-operator part of a reducing operator: the running result and how each value changes it.
@@ -36,13 +42,24 @@ protocol ReducingStrategy {
     static var operatorName: String { get }
 
     /// Folds one value into the running result.
-    mutating func receive(_ input: Input) -> ReducingStep<Output, Failure>
+    mutating func receive(_ input: Input) -> ReducingOutcome
 
-    /// The value to publish when the upstream finishes normally, or `nil` to finish empty.
+    /// The value to publish when the upstream finishes or the strategy finishes early, or `nil`
+    /// to finish empty.
     mutating func finalValue() -> Output?
+
+    /// The error behind a `.failure` outcome.
+    mutating func takeFailure() -> Failure
 
     /// Converts an upstream failure to the operator's failure type.
     static func convert(_ failure: UpstreamFailure) -> Failure
+}
+
+extension ReducingStrategy {
+    @inlinable
+    mutating func takeFailure() -> Failure {
+        APIViolation.unexpected("\(Self.operatorName) reported a failure without an error")
+    }
 }
 
 extension ReducingStrategy where Failure == UpstreamFailure {
@@ -57,7 +74,7 @@ extension ReducingStrategy where Failure == any Error {
 
 /// The guarded part of a ``ReducingStage``.
 @usableFromInline
-struct ReducingStageState<Output> {
+struct ReducingStageState<Output, Failure: Error> {
     @usableFromInline
     enum Phase {
         case awaitingSubscription
@@ -69,6 +86,11 @@ struct ReducingStageState<Output> {
 
     @usableFromInline var phase: Phase = .awaitingSubscription
     @usableFromInline var hasDemand = false
+    /// Whether the downstream has been handed this stage. Apple asks the upstream for everything
+    /// before that, so a synchronous upstream can end before the downstream knows of us; its
+    /// completion waits here until the subscription has gone out.
+    @usableFromInline var subscriptionSent = false
+    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
     @inlinable init() {}
 }
@@ -80,11 +102,12 @@ final class ReducingStage<Downstream: Subscriber, Strategy: ReducingStrategy>:
 where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failure {
     @usableFromInline typealias Input = Strategy.Input
     @usableFromInline typealias Failure = Strategy.UpstreamFailure
-    @usableFromInline typealias State = ReducingStageState<Strategy.Output>
+    @usableFromInline typealias State = ReducingStageState<Strategy.Output, Strategy.Failure>
 
     @usableFromInline let downstream: Downstream
-    /// Only touched from upstream deliveries, which Combine serialises.
-    @usableFromInline var strategy: Strategy
+    /// Only touched from upstream deliveries, which Combine serialises, so the dynamic exclusivity
+    /// check is skipped.
+    @exclusivity(unchecked) @usableFromInline var strategy: Strategy
     @usableFromInline let state: LockedState<State>
     /// Set once no more upstream values matter; lets the per-value path skip the lock.
     @usableFromInline let upstreamDone = Atomic<Bool>(false)
@@ -112,6 +135,12 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         // Apple asks for everything before the downstream even sees the subscription.
         subscription.request(.unlimited)
         downstream.receive(subscription: self)
+        let pending: Subscribers.Completion<Strategy.Failure>? = state.withLock { state in
+            state.subscriptionSent = true
+            defer { state.pendingCompletion = nil }
+            return state.pendingCompletion
+        }
+        if let pending { downstream.receive(completion: pending) }
     }
 
     @inlinable
@@ -120,26 +149,21 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         switch strategy.receive(input) {
         case .continue:
             return .none
-        case .finish(let output):
-            finishEarly(with: output)
+        case .finish:
+            finishEarly()
             return .none
-        case .failure(let error):
-            failEarly(error)
+        case .failure:
+            failEarly()
             return .none
         }
     }
 
-    @inlinable
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         switch completion {
         case .failure(let error):
-            let live: Bool = state.withLock { state in
-                guard case .running = state.phase else { return false }
-                state.phase = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: .failure(Strategy.convert(error))) }
+            end(with: .failure(Strategy.convert(error)), cancelling: false)
         case .finished:
             let output = strategy.finalValue()
             deliverOrHold(output, cancelling: false)
@@ -147,34 +171,49 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     }
 
     @usableFromInline
-    func finishEarly(with output: Strategy.Output?) {
+    func finishEarly() {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
-        deliverOrHold(output, cancelling: true)
+        deliverOrHold(strategy.finalValue(), cancelling: true)
     }
 
     @usableFromInline
-    func failEarly(_ error: Strategy.Failure) {
+    func failEarly() {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
-        let upstream: (any Subscription)? = state.withLock { state in
+        end(with: .failure(strategy.takeFailure()), cancelling: true)
+    }
+
+    /// Ends the stream without a value, deferring the completion if the downstream has not been
+    /// handed the subscription yet.
+    @usableFromInline
+    func end(with completion: Subscribers.Completion<Strategy.Failure>, cancelling: Bool) {
+        let outcome: (upstream: any Subscription, sendNow: Bool)? = state.withLock { state in
             guard case .running(let subscription) = state.phase else { return nil }
             state.phase = .terminal
-            return subscription
+            if !state.subscriptionSent {
+                state.pendingCompletion = completion
+                return (subscription, false)
+            }
+            return (subscription, true)
         }
-        guard let upstream else { return }
-        upstream.cancel()
-        downstream.receive(completion: .failure(error))
+        guard let outcome else { return }
+        if cancelling { outcome.upstream.cancel() }
+        if outcome.sendNow { downstream.receive(completion: completion) }
     }
+
+    @usableFromInline
+    enum Decision { case ignore, deliver(any Subscription), hold(any Subscription) }
 
     /// Publishes the result now if the downstream has asked for something, otherwise keeps it until
     /// it does. A missing result needs no demand: the completion alone goes out at once.
     @usableFromInline
-    enum Decision { case ignore, deliver(any Subscription), hold(any Subscription) }
-
-    @usableFromInline
     func deliverOrHold(_ output: Strategy.Output?, cancelling: Bool) {
+        guard let output else {
+            end(with: .finished, cancelling: cancelling)
+            return
+        }
         let decision: Decision = state.withLock { state in
             guard case .running(let subscription) = state.phase else { return .ignore }
-            if let output, !state.hasDemand {
+            if !state.hasDemand {
                 state.phase = .holding(output)
                 return .hold(subscription)
             }
@@ -188,7 +227,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
             if cancelling { upstream.cancel() }
         case .deliver(let upstream):
             if cancelling { upstream.cancel() }
-            if let output { _ = downstream.receive(output) }
+            _ = downstream.receive(output)
             downstream.receive(completion: .finished)
         }
     }
@@ -219,7 +258,10 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     func cancel() {
         upstreamDone.store(true, ordering: .releasing)
         let upstream: (any Subscription)? = state.withLock { state in
-            defer { state.phase = .terminal }
+            defer {
+                state.phase = .terminal
+                state.pendingCompletion = nil
+            }
             if case .running(let subscription) = state.phase { return subscription }
             return nil
         }

@@ -65,18 +65,21 @@ extension Publishers.AllSatisfy {
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let predicate: (Upstream.Output) -> Bool
+        @usableFromInline var allPassed = true
 
         @inlinable init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "AllSatisfy" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Bool, Upstream.Failure> {
-            predicate(input) ? .continue : .finish(false)
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            if predicate(input) { return .continue }
+            allPassed = false
+            return .finish
         }
 
         @inlinable
-        mutating func finalValue() -> Bool? { true }
+        mutating func finalValue() -> Bool? { allPassed }
     }
 }
 
@@ -89,18 +92,34 @@ extension Publishers.TryAllSatisfy {
         @usableFromInline typealias Failure = any Error
 
         @usableFromInline let predicate: (Upstream.Output) throws -> Bool
+        @usableFromInline var allPassed = true
 
         @inlinable init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryAllSatisfy" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Bool, any Error> {
-            do { return try predicate(input) ? .continue : .finish(false) } catch { return .failure(error) }
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            do {
+                if try predicate(input) { return .continue }
+                allPassed = false
+                return .finish
+            } catch {
+                thrown = error
+                return .failure
+            }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
 
         @inlinable
-        mutating func finalValue() -> Bool? { true }
+        mutating func finalValue() -> Bool? { allPassed }
     }
 }
 

@@ -42,7 +42,7 @@ extension Publishers.Collect {
         @usableFromInline static var operatorName: String { "Collect" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<[Upstream.Output], Upstream.Failure> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             values.append(input)
             return .continue
         }
@@ -63,3 +63,6 @@ extension Publisher {
         Publishers.Collect(upstream: self)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Collect: Sendable where Upstream: Sendable {}

@@ -47,7 +47,7 @@ extension Publishers.CollectByCount {
         @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int
         /// Only touched from upstream deliveries, which Combine serialises.
-        @usableFromInline var buffer: [Upstream.Output] = []
+        @exclusivity(unchecked) @usableFromInline var buffer: [Upstream.Output] = []
         @usableFromInline let status = LockedState<SubscriptionStatus>(.awaitingSubscription)
         @usableFromInline let done = Atomic<Bool>(false)
 
@@ -115,3 +115,6 @@ extension Publisher {
         Publishers.CollectByCount(upstream: self, count: count)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.CollectByCount: Sendable where Upstream: Sendable {}

@@ -66,9 +66,10 @@ extension Publishers.CompactMap {
         @usableFromInline static var operatorName: String { "CompactMap" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, Upstream.Failure> {
-            if let output = transform(input) { return .emit(output) }
-            return .drop
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            if let output = transform(input) { return .demand(downstream.receive(output)) }
+            return .demand(.max(1))
         }
     }
 
@@ -101,13 +102,23 @@ extension Publishers.TryCompactMap {
         @usableFromInline static var operatorName: String { "TryCompactMap" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, any Error> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             do {
-                if let output = try transform(input) { return .emit(output) }
-                return .drop
+                if let output = try transform(input) { return .demand(downstream.receive(output)) }
+                return .demand(.max(1))
             } catch {
-                return .failure(error)
+                thrown = error
+                return .failure
             }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
     }
 

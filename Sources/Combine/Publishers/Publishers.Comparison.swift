@@ -74,7 +74,7 @@ extension Publishers.Comparison {
         @usableFromInline static var operatorName: String { "Comparison" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, Upstream.Failure> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             if let current = best {
                 if ordering(current, input) { best = input }
             } else {
@@ -104,17 +104,26 @@ extension Publishers.TryComparison {
         @usableFromInline static var operatorName: String { "TryComparison" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, any Error> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             if let current = best {
                 do {
                     if try ordering(current, input) { best = input }
                 } catch {
-                    return .failure(error)
+                    thrown = error
+                    return .failure
                 }
             } else {
                 best = input
             }
             return .continue
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
 
         @inlinable

@@ -39,18 +39,23 @@ extension Publishers.Contains {
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let target: Upstream.Output
+        @usableFromInline var found = false
 
         @inlinable init(target: Upstream.Output) { self.target = target }
 
         @usableFromInline static var operatorName: String { "Contains" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Bool, Upstream.Failure> {
-            input == target ? .finish(true) : .continue
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            if input == target {
+                found = true
+                return .finish
+            }
+            return .continue
         }
 
         @inlinable
-        mutating func finalValue() -> Bool? { false }
+        mutating func finalValue() -> Bool? { found }
     }
 }
 
@@ -62,3 +67,6 @@ extension Publisher where Output: Equatable {
         Publishers.Contains(upstream: self, output: output)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Contains: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

@@ -66,18 +66,23 @@ extension Publishers.ContainsWhere {
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let predicate: (Upstream.Output) -> Bool
+        @usableFromInline var found = false
 
         @inlinable init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "ContainsWhere" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Bool, Upstream.Failure> {
-            predicate(input) ? .finish(true) : .continue
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            if predicate(input) {
+                found = true
+                return .finish
+            }
+            return .continue
         }
 
         @inlinable
-        mutating func finalValue() -> Bool? { false }
+        mutating func finalValue() -> Bool? { found }
     }
 }
 
@@ -90,18 +95,36 @@ extension Publishers.TryContainsWhere {
         @usableFromInline typealias Failure = any Error
 
         @usableFromInline let predicate: (Upstream.Output) throws -> Bool
+        @usableFromInline var found = false
 
         @inlinable init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryContainsWhere" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Bool, any Error> {
-            do { return try predicate(input) ? .finish(true) : .continue } catch { return .failure(error) }
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            do {
+                if try predicate(input) {
+                    found = true
+                    return .finish
+                }
+                return .continue
+            } catch {
+                thrown = error
+                return .failure
+            }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
 
         @inlinable
-        mutating func finalValue() -> Bool? { false }
+        mutating func finalValue() -> Bool? { found }
     }
 }
 

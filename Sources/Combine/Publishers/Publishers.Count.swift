@@ -41,7 +41,7 @@ extension Publishers.Count {
         @usableFromInline static var operatorName: String { "Count" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Int, Upstream.Failure> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             count += 1
             return .continue
         }
@@ -58,3 +58,6 @@ extension Publisher {
         Publishers.Count(upstream: self)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Count: Sendable where Upstream: Sendable {}

@@ -52,12 +52,13 @@ extension Publishers.Drop {
         @usableFromInline static var operatorName: String { "Drop" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, Upstream.Failure> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             if remaining > 0 {
                 remaining -= 1
-                return .dropAccounted
+                return .demand(.none)
             }
-            return .emit(input)
+            return .demand(downstream.receive(input))
         }
     }
 }
@@ -69,3 +70,6 @@ extension Publisher {
         Publishers.Drop(upstream: self, count: count)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Drop: Sendable where Upstream: Sendable {}

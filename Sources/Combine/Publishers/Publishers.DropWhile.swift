@@ -72,12 +72,13 @@ extension Publishers.DropWhile {
         @usableFromInline static var operatorName: String { "DropWhile" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, Upstream.Failure> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             if dropping {
-                if predicate(input) { return .drop }
+                if predicate(input) { return .demand(.max(1)) }
                 dropping = false
             }
-            return .emit(input)
+            return .demand(downstream.receive(input))
         }
     }
 }
@@ -98,16 +99,26 @@ extension Publishers.TryDropWhile {
         @usableFromInline static var operatorName: String { "TryDropWhile" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, any Error> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             if dropping {
                 do {
-                    if try predicate(input) { return .drop }
+                    if try predicate(input) { return .demand(.max(1)) }
                 } catch {
-                    return .failure(error)
+                    thrown = error
+                    return .failure
                 }
                 dropping = false
             }
-            return .emit(input)
+            return .demand(downstream.receive(input))
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
     }
 }

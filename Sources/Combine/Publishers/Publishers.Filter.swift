@@ -71,8 +71,9 @@ extension Publishers.Filter {
         @usableFromInline static var operatorName: String { "Filter" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Upstream.Output, Upstream.Failure> {
-            isIncluded(input) ? .emit(input) : .drop
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            isIncluded(input) ? .demand(downstream.receive(input)) : .demand(.max(1))
         }
     }
 
@@ -106,8 +107,22 @@ extension Publishers.TryFilter {
         @usableFromInline static var operatorName: String { "TryFilter" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Upstream.Output, any Error> {
-            do { return try isIncluded(input) ? .emit(input) : .drop } catch { return .failure(error) }
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            do {
+                return try isIncluded(input) ? .demand(downstream.receive(input)) : .demand(.max(1))
+            } catch {
+                thrown = error
+                return .failure
+            }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
     }
 

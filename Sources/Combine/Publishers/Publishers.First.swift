@@ -90,18 +90,20 @@ extension Publishers.First {
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline var found: Output?
 
         @inlinable init() {}
 
         @usableFromInline static var operatorName: String { "First" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, Upstream.Failure> {
-            .finish(input)
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            found = input
+            return .finish
         }
 
         @inlinable
-        mutating func finalValue() -> Output? { nil }
+        mutating func finalValue() -> Output? { found }
     }
 }
 
@@ -113,6 +115,7 @@ extension Publishers.FirstWhere {
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline var found: Output?
         @usableFromInline let predicate: (Output) -> Bool
 
         @inlinable init(predicate: @escaping (Output) -> Bool) { self.predicate = predicate }
@@ -120,12 +123,14 @@ extension Publishers.FirstWhere {
         @usableFromInline static var operatorName: String { "FirstWhere" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, Upstream.Failure> {
-            predicate(input) ? .finish(input) : .continue
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            guard predicate(input) else { return .continue }
+            found = input
+            return .finish
         }
 
         @inlinable
-        mutating func finalValue() -> Output? { nil }
+        mutating func finalValue() -> Output? { found }
     }
 }
 
@@ -137,6 +142,7 @@ extension Publishers.TryFirstWhere {
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
 
+        @usableFromInline var found: Output?
         @usableFromInline let predicate: (Output) throws -> Bool
 
         @inlinable init(predicate: @escaping (Output) throws -> Bool) { self.predicate = predicate }
@@ -144,12 +150,27 @@ extension Publishers.TryFirstWhere {
         @usableFromInline static var operatorName: String { "TryFirstWhere" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, any Error> {
-            do { return try predicate(input) ? .finish(input) : .continue } catch { return .failure(error) }
+        mutating func receive(_ input: Input) -> ReducingOutcome {
+            do {
+                guard try predicate(input) else { return .continue }
+                found = input
+                return .finish
+            } catch {
+                thrown = error
+                return .failure
+            }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
 
         @inlinable
-        mutating func finalValue() -> Output? { nil }
+        mutating func finalValue() -> Output? { found }
     }
 }
 
@@ -172,3 +193,6 @@ extension Publisher {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.First: Sendable where Upstream: Sendable {}

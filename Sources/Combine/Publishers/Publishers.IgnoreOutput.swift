@@ -39,7 +39,7 @@ extension Publishers.IgnoreOutput {
         @usableFromInline static var operatorName: String { "IgnoreOutput" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Never, Upstream.Failure> { .continue }
+        mutating func receive(_ input: Input) -> ReducingOutcome { .continue }
 
         @inlinable
         mutating func finalValue() -> Never? { nil }
@@ -53,3 +53,6 @@ extension Publisher {
         Publishers.IgnoreOutput(upstream: self)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.IgnoreOutput: Sendable where Upstream: Sendable {}

@@ -96,7 +96,7 @@ extension Publishers.Last {
         @usableFromInline static var operatorName: String { "Last" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, Upstream.Failure> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             last = input
             return .continue
         }
@@ -122,7 +122,7 @@ extension Publishers.LastWhere {
         @usableFromInline static var operatorName: String { "LastWhere" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, Upstream.Failure> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             if predicate(input) { last = input }
             return .continue
         }
@@ -148,13 +148,22 @@ extension Publishers.TryLastWhere {
         @usableFromInline static var operatorName: String { "TryLastWhere" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> ReducingStep<Output, any Error> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             do {
                 if try predicate(input) { last = input }
                 return .continue
             } catch {
-                return .failure(error)
+                thrown = error
+                return .failure
             }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
 
         @inlinable
@@ -181,3 +190,6 @@ extension Publisher {
         Publishers.TryLastWhere(upstream: self, predicate: predicate)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Last: Sendable where Upstream: Sendable {}

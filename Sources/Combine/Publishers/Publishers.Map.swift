@@ -124,8 +124,17 @@ extension Publishers.TryMap {
         @usableFromInline static var operatorName: String { "TryMap" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, any Error> {
-            do { return .emit(try transform(input)) } catch { return .failure(error) }
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            do { return .demand(downstream.receive(try transform(input))) } catch { thrown = error; return .failure }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
     }
 

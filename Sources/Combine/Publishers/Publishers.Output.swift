@@ -51,12 +51,14 @@ extension Publishers.Output {
         @usableFromInline static var operatorName: String { "Output" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, Upstream.Failure> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             let position = index
             if position >= range.upperBound { return .finish }
             index += 1
-            if position < range.lowerBound { return .drop }
-            return position == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
+            if position < range.lowerBound { return .demand(.max(1)) }
+            let demand = downstream.receive(input)
+            return position == range.upperBound - 1 ? .finish : .demand(demand)
         }
     }
 }
@@ -82,3 +84,6 @@ extension Publisher {
         Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Output: Sendable where Upstream: Sendable {}

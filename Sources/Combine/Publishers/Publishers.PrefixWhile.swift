@@ -71,8 +71,9 @@ extension Publishers.PrefixWhile {
         @usableFromInline static var operatorName: String { "PrefixWhile" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, Upstream.Failure> {
-            predicate(input) ? .emit(input) : .finish
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            predicate(input) ? .demand(downstream.receive(input)) : .finish
         }
     }
 }
@@ -92,8 +93,22 @@ extension Publishers.TryPrefixWhile {
         @usableFromInline static var operatorName: String { "TryPrefixWhile" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, any Error> {
-            do { return try predicate(input) ? .emit(input) : .finish } catch { return .failure(error) }
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            do {
+                return try predicate(input) ? .demand(downstream.receive(input)) : .finish
+            } catch {
+                thrown = error
+                return .failure
+            }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
     }
 }

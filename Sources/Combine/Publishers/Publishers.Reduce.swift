@@ -81,7 +81,7 @@ extension Publishers.Reduce {
         @usableFromInline static var operatorName: String { "Reduce" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Output, Upstream.Failure> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             accumulator = next(accumulator, input)
             return .continue
         }
@@ -110,13 +110,22 @@ extension Publishers.TryReduce {
         @usableFromInline static var operatorName: String { "TryReduce" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> ReducingStep<Output, any Error> {
+        mutating func receive(_ input: Input) -> ReducingOutcome {
             do {
                 accumulator = try next(accumulator, input)
                 return .continue
             } catch {
-                return .failure(error)
+                thrown = error
+                return .failure
             }
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
 
         @inlinable

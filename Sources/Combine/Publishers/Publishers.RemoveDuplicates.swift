@@ -72,10 +72,11 @@ extension Publishers.RemoveDuplicates {
         @usableFromInline static var operatorName: String { "RemoveDuplicates" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, Upstream.Failure> {
-            if let last, predicate(last, input) { return .drop }
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            if let last, predicate(last, input) { return .demand(.max(1)) }
             last = input
-            return .emit(input)
+            return .demand(downstream.receive(input))
         }
     }
 }
@@ -96,14 +97,24 @@ extension Publishers.TryRemoveDuplicates {
         @usableFromInline static var operatorName: String { "TryRemoveDuplicates" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, any Error> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             do {
-                if let last, try predicate(last, input) { return .drop }
+                if let last, try predicate(last, input) { return .demand(.max(1)) }
             } catch {
-                return .failure(error)
+                thrown = error
+                return .failure
             }
             last = input
-            return .emit(input)
+            return .demand(downstream.receive(input))
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
     }
 }

@@ -47,9 +47,10 @@ extension Publishers.ReplaceEmpty {
         @usableFromInline static var operatorName: String { "ReplaceEmpty" }
 
         @inlinable
-        mutating func receive(_ input: Output) -> FilteringStep<Output, Upstream.Failure> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             sawValue = true
-            return .emit(input)
+            return .demand(downstream.receive(input))
         }
 
         @inlinable
@@ -67,3 +68,6 @@ extension Publisher {
         Publishers.ReplaceEmpty(upstream: self, output: output)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

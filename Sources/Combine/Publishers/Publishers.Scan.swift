@@ -83,9 +83,10 @@ extension Publishers.Scan {
         @usableFromInline static var operatorName: String { "Scan" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, Upstream.Failure> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             accumulator = next(accumulator, input)
-            return .emit(accumulator)
+            return .demand(downstream.receive(accumulator))
         }
     }
 }
@@ -109,13 +110,23 @@ extension Publishers.TryScan {
         @usableFromInline static var operatorName: String { "TryScan" }
 
         @inlinable
-        mutating func receive(_ input: Upstream.Output) -> FilteringStep<Output, any Error> {
+        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
+        where Downstream.Input == Output, Downstream.Failure == Failure {
             do {
                 accumulator = try next(accumulator, input)
-                return .emit(accumulator)
             } catch {
-                return .failure(error)
+                thrown = error
+                return .failure
             }
+            return .demand(downstream.receive(accumulator))
+        }
+
+        @usableFromInline var thrown: (any Error)?
+
+        @inlinable
+        mutating func takeFailure() -> any Error {
+            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
+            return thrown
         }
     }
 }

@@ -44,4 +44,20 @@ struct PublishersFirstTests {
         #expect(SingleOp.events(sub) == ["subscription(TryFirstWhere)", "failure(boom)"])
         #expect(SingleOp.calls(up) == ["request(unlimited)", "cancel"])
     }
+
+    // A synchronous upstream ends while Apple's stage is still asking it for everything, before the
+    // downstream holds the subscription: the completion must still come after the subscription.
+    @Test func synchronousUpstreamStillDeliversSubscriptionFirst() {
+        func firstOf<P: Publisher>(_ p: P) -> Publishers.First<P> { p.first() }
+        func collectOf<P: Publisher>(_ p: P) -> Publishers.Collect<P> { p.collect() }
+        let empty = TrackingSubscriber<Int, Never>()
+        firstOf([Int]().publisher).subscribe(empty)
+        #expect(SingleOp.events(empty) == ["subscription(First)", "finished"])
+        let all = TrackingSubscriber<[Int], Never>()
+        collectOf([1, 2, 3].publisher).subscribe(all)
+        #expect(SingleOp.events(all) == ["subscription(Collect)", "value([1, 2, 3])", "finished"])
+        let failing = TrackingSubscriber<Int, SingleOp.TestError>()
+        firstOf(Fail<Int, SingleOp.TestError>(error: .boom)).subscribe(failing)
+        #expect(SingleOp.events(failing) == ["subscription(First)", "failure(boom)"])
+    }
 }

@@ -1,0 +1,62 @@
+import Combine
+import Testing
+
+@Suite("Result.Publisher operator specialisations")
+struct ResultPublisherOperatorsTests {
+    enum E: Error, Equatable { case boom, other }
+
+    private func values<P: Publisher>(_ p: P) -> [String] {
+        var out: [String] = []
+        _ = p.sink(
+            receiveCompletion: { completion in
+                switch completion {
+                case .finished: out.append("finished")
+                case .failure(let error): out.append("failure(\(error))")
+                }
+            },
+            receiveValue: { out.append("\($0)") })
+        return out
+    }
+
+    @Test func resultTypesMatchApple() {
+        let r = Result<Int, E>.success(2).publisher
+        let _: Result<Bool, E>.Publisher = r.allSatisfy { $0 > 0 }
+        let _: Result<[Int], E>.Publisher = r.collect()
+        let _: Result<Bool, E>.Publisher = r.contains(2)
+        let _: Result<Bool, E>.Publisher = r.contains { $0 == 2 }
+        let _: Result<Int, E>.Publisher = r.count()
+        let _: Result<Int, E>.Publisher = r.first()
+        let _: Empty<Int, E> = r.ignoreOutput()
+        let _: Result<Int, E>.Publisher = r.last()
+        let _: Result<String, E>.Publisher = r.map { "\($0)" }
+        let _: Result<Int, any Error>.Publisher = r.mapError { $0 as any Error }
+        let _: Result<Int, E>.Publisher = r.max()
+        let _: Result<Int, E>.Publisher = r.max(by: <)
+        let _: Result<Int, E>.Publisher = r.min()
+        let _: Result<Int, E>.Publisher = r.min(by: <)
+        let _: Result<Int, E>.Publisher = r.reduce(0, +)
+        let _: Result<Int, E>.Publisher = r.removeDuplicates()
+        let _: Result<Int, E>.Publisher = r.removeDuplicates(by: ==)
+        let _: Result<Int, E>.Publisher = r.replaceEmpty(with: 0)
+        let _: Result<Int, E>.Publisher = r.scan(0, +)
+        let _: Result<Bool, any Error>.Publisher = r.tryAllSatisfy { $0 > 0 }
+        let _: Result<Bool, any Error>.Publisher = r.tryContains { $0 > 0 }
+        let _: Result<Int, any Error>.Publisher = r.tryMap { $0 }
+        let _: Result<Int, any Error>.Publisher = r.tryMax(by: <)
+        let _: Result<Int, any Error>.Publisher = r.tryMin(by: <)
+        let _: Result<Int, any Error>.Publisher = r.tryReduce(0, +)
+        let _: Result<Int, any Error>.Publisher = r.tryRemoveDuplicates(by: ==)
+        let _: Result<Int, any Error>.Publisher = r.tryScan(0, +)
+        let _: Result<Int, E>.Publisher = Result<Int, Never>.success(1).publisher.setFailureType(to: E.self)
+    }
+
+    @Test func successAndFailure() {
+        let ok = Result<Int, E>.success(2).publisher, bad = Result<Int, E>.failure(.boom).publisher
+        #expect(values(ok.map { $0 * 5 }) == ["10", "finished"])
+        #expect(values(bad.map { $0 * 5 }) == ["failure(boom)"])
+        #expect(values(bad.mapError { _ in E.other }) == ["failure(other)"])
+        #expect(values(ok.tryMap { _ -> Int in throw E.other }) == ["failure(other)"])
+        #expect(values(ok.scan(1, +)) == ["3", "finished"])
+        #expect(values(ok.contains(2)) == ["true", "finished"])
+    }
+}
