@@ -153,7 +153,6 @@ let package = Package(
         .testTarget(
             name: "ColorCalcTests",
             dependencies: ["ColorCalc", combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
     ],
