@@ -9,7 +9,8 @@ import Testing
 
 /// `URLSession.dataTaskPublisher` against a real HTTP server on 127.0.0.1 (FlyingFox), with the
 /// routes the spec's worked examples need: `/ip` (JSON), `/missing` (404), `/error` (500),
-/// `/count` (counts hits), `/slow` (answers after 2 s) and `/hang` (answers after 30 s).
+/// `/count` (counts hits), `/flaky` (500 twice, then JSON), `/slow` (answers after 2 s) and
+/// `/hang` (answers after 30 s).
 @Suite("URLSession.DataTaskPublisher", .serialized)
 struct URLSessionDataTaskPublisherTests {
     struct IPInfo: Codable, Equatable {
@@ -41,6 +42,15 @@ struct URLSessionDataTaskPublisherTests {
             let count = await hits.hit()
             return HTTPResponse(statusCode: .ok, body: Data("\(count)".utf8))
         }
+        await server.appendRoute("GET /flaky") { _ in
+            let count = await hits.hit()
+            guard count > 2 else { return HTTPResponse(statusCode: .internalServerError) }
+            return HTTPResponse(statusCode: .ok, body: Data(#"{"ip":"5.6.7.8"}"#.utf8))
+        }
+        await server.appendRoute("GET /down") { _ in
+            _ = await hits.hit()
+            return HTTPResponse(statusCode: .internalServerError)
+        }
         await server.appendRoute("GET /slow") { _ in
             try await Task.sleep(for: .seconds(2))
             return HTTPResponse(statusCode: .ok, body: Data("late".utf8))
@@ -64,20 +74,27 @@ struct URLSessionDataTaskPublisherTests {
         return output.data
     }
 
-    /// Subscribes `subscriber`-style with `sink` and waits for the completion.
-    static func run(
-        _ publisher: URLSession.DataTaskPublisher
-    ) async -> (values: [URLSession.DataTaskPublisher.Output], completion: Subscribers.Completion<URLError>) {
-        await withCheckedContinuation { continuation in
-            var values: [URLSession.DataTaskPublisher.Output] = []
+    /// Carries a pipeline's results out of the sink; the sink's closures run one at a time.
+    struct Results<Output, Failure: Error>: @unchecked Sendable {
+        let values: [Output]
+        let completion: Subscribers.Completion<Failure>
+    }
+
+    /// Subscribes with `sink` and waits for the completion.
+    static func run<P: Publisher>(
+        _ publisher: P
+    ) async -> (values: [P.Output], completion: Subscribers.Completion<P.Failure>) {
+        let results = await withCheckedContinuation { (continuation: CheckedContinuation<Results<P.Output, P.Failure>, Never>) in
+            var values: [P.Output] = []
             var cancellable: AnyCancellable?
             cancellable = publisher.sink(
                 receiveCompletion: { completion in
-                    continuation.resume(returning: (values, completion))
+                    continuation.resume(returning: Results(values: values, completion: completion))
                     _ = cancellable
                 },
                 receiveValue: { values.append($0) })
         }
+        return (results.values, results.completion)
     }
 
     @Test func okResponseDecodesIntoACodableType() async throws {
@@ -85,14 +102,20 @@ struct URLSessionDataTaskPublisherTests {
         defer { Task { await server.stop() } }
         let publisher = URLSession.shared.dataTaskPublisher(for: base.appendingPathComponent("ip"))
         #expect(publisher.request.url == base.appendingPathComponent("ip"))
-        let (values, completion) = await Self.run(publisher)
-        #expect(completion == .finished)
-        let output = try #require(values.first)
-        #expect(values.count == 1)
-        // Extra JSON fields are ignored by the decoder.
-        let info = try JSONDecoder().decode(IPInfo.self, from: try Self.checkStatus(output))
-        #expect(info == IPInfo(ip: "1.2.3.4"))
-        #expect((output.response as? HTTPURLResponse)?.statusCode == 200)
+        let (outputs, finished) = await Self.run(publisher)
+        #expect(finished == .finished)
+        #expect((outputs.first?.response as? HTTPURLResponse)?.statusCode == 200)
+
+        // The book's pipeline: status check in `tryMap`, then `decode` (extra fields are ignored).
+        let (values, completion) = await Self.run(
+            publisher
+                .tryMap { try Self.checkStatus($0) }
+                .decode(type: IPInfo.self, decoder: JSONDecoder()))
+        #expect(values == [IPInfo(ip: "1.2.3.4")])
+        guard case .finished = completion else {
+            Issue.record("expected .finished, got \(completion)")
+            return
+        }
     }
 
     @Test func httpErrorsArriveAsValuesAndMapToACustomError() async throws {
@@ -104,8 +127,15 @@ struct URLSessionDataTaskPublisherTests {
                 request: URLRequest(url: base.appendingPathComponent(path)), session: .shared)
             let (values, completion) = await Self.run(publisher)
             #expect(completion == .finished)  // not a failure: the server answered
-            let output = try #require(values.first)
-            #expect(throws: APIError.status(status)) { try Self.checkStatus(output) }
+            #expect(values.count == 1)
+
+            let (mapped, failure) = await Self.run(publisher.tryMap { try Self.checkStatus($0) })
+            #expect(mapped.isEmpty)
+            guard case .failure(let error) = failure else {
+                Issue.record("expected a failure, got \(failure)")
+                continue
+            }
+            #expect(error as? APIError == .status(status))
         }
     }
 
@@ -120,6 +150,41 @@ struct URLSessionDataTaskPublisherTests {
             return
         }
         #expect([.cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet].contains(error.code))
+    }
+
+    @Test func retryResubscribesAndHitsTheServerAgain() async throws {
+        // Spec: a `/flaky` route that fails and then succeeds counts the attempts; `retry(3)` on a
+        // route that always fails makes exactly 4 requests. The status check comes before `retry`
+        // here so that HTTP errors are retried too.
+        let flakyHits = HitCounter()
+        let (flakyServer, flakyBase) = try await Self.startServer(hits: flakyHits)
+        defer { Task { await flakyServer.stop() } }
+        let (values, completion) = await Self.run(
+            URLSession.shared.dataTaskPublisher(for: flakyBase.appendingPathComponent("flaky"))
+                .tryMap { try Self.checkStatus($0) }
+                .retry(3)
+                .decode(type: IPInfo.self, decoder: JSONDecoder()))
+        #expect(values == [IPInfo(ip: "5.6.7.8")])
+        guard case .finished = completion else {
+            Issue.record("expected .finished, got \(completion)")
+            return
+        }
+        #expect(await flakyHits.hits == 3)
+
+        let downHits = HitCounter()
+        let (downServer, downBase) = try await Self.startServer(hits: downHits)
+        defer { Task { await downServer.stop() } }
+        let (none, failure) = await Self.run(
+            URLSession.shared.dataTaskPublisher(for: downBase.appendingPathComponent("down"))
+                .tryMap { try Self.checkStatus($0) }
+                .retry(3))
+        #expect(none.isEmpty)
+        guard case .failure(let error) = failure else {
+            Issue.record("expected a failure, got \(failure)")
+            return
+        }
+        #expect(error as? APIError == .status(500))
+        #expect(await downHits.hits == 4)
     }
 
     @Test func everySubscriptionHitsTheServerAgain() async throws {

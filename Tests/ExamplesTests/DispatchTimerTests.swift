@@ -35,18 +35,28 @@ struct DispatchTimerTests {
 
     @Test func cancellingStopsTheTicks() async throws {
         let recorder = Recorder()
-        let cancellable = Publishers.timer(interval: .milliseconds(100), times: .max(6))
-            .sink(receiveValue: { _ in recorder.lock.withLock { recorder.values += 1 } })
-        // Cancel as soon as the first tick is seen (not after a fixed sleep, which a loaded
-        // machine can stretch past all six ticks).
-        for _ in 0..<500 where recorder.lock.withLock({ recorder.values }) == 0 {
+        // The subscriber cancels its own subscription on the second tick, so the test does not
+        // depend on how quickly a loaded machine wakes the test task.
+        let holder = CancellableHolder()
+        holder.cancellable = Publishers.timer(interval: .milliseconds(30), times: .max(6))
+            .sink(receiveValue: { _ in
+                let count = recorder.lock.withLock { () -> Int in recorder.values += 1; return recorder.values }
+                if count == 2 { holder.cancel() }
+            })
+        for _ in 0..<400 where recorder.lock.withLock({ recorder.values }) < 2 {
             try await Task.sleep(for: .milliseconds(5))
         }
-        cancellable.cancel()
-        let atCancel = recorder.lock.withLock { recorder.values }
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(recorder.lock.withLock { recorder.values } == atCancel)
-        #expect(atCancel >= 1)
-        #expect(atCancel < 6)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.lock.withLock { recorder.values } == 2)
+    }
+
+    final class CancellableHolder: @unchecked Sendable {
+        let lock = NSLock()
+        var cancellable: AnyCancellable? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+        private var stored: AnyCancellable?
+        func cancel() { cancellable?.cancel() }
     }
 }

@@ -84,6 +84,82 @@ struct Swift6UserCodeTests {
         #expect(model.entries == ["a", "b"])
     }
 
+    // MARK: @Published in a @MainActor ObservableObject
+
+    @MainActor
+    @Test func publishedPropertiesOfAMainActorModel() async {
+        let model = CounterModel()
+        var willChange = 0
+        var seen: [Int] = []
+        let changes = model.objectWillChange.sink { willChange += 1 }
+        let counts = model.$count.sink { seen.append($0) }
+        model.increment()
+        model.increment()
+        #expect(seen == [0, 1, 2])
+        #expect(willChange == 2)
+        changes.cancel()
+        counts.cancel()
+    }
+
+    @MainActor
+    @Test func publishedFedFromABackgroundSubjectThroughTheMainQueue() async {
+        let source = PassthroughSubject<Int, Never>()
+        let model = CounterModel(source: source)
+        // Observe `$count` from another task, through `values`.
+        let observed = model.$count.values
+        let observer = Task.detached {
+            var seen: [Int] = []
+            for await count in observed {
+                seen.append(count)
+                if count == 3 { break }
+            }
+            return seen
+        }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+        await Task.detached {
+            for value in 1...3 {
+                source.send(value)
+                try? await Task.sleep(nanoseconds: 2_000_000)
+            }
+        }.value
+        // `values` asks for one value at a time and `@Published` drops what nobody asked for, so
+        // under load the observer may miss a value; a watchdog ends the loop instead of a hang.
+        let watchdog = Task.detached {
+            try? await Task.sleep(nanoseconds: 2_000_000_000)
+            observer.cancel()
+        }
+        let seen = await observer.value
+        watchdog.cancel()
+        #expect(seen.first == 0)
+        #expect(seen == seen.sorted())
+        #expect(model.count == 3)
+    }
+
+    @MainActor
+    @Test func mainActorTaskIteratesPublishedValues() async {
+        let model = CounterModel()
+        let consumer = Task { @MainActor in
+            var seen: [Int] = []
+            for await count in model.$count.values {
+                seen.append(count)
+                if count >= 2 { break }
+            }
+            return seen
+        }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+        model.increment()
+        try? await Task.sleep(nanoseconds: 5_000_000)
+        model.increment()
+        let watchdog = Task.detached {
+            try? await Task.sleep(nanoseconds: 2_000_000_000)
+            consumer.cancel()
+        }
+        let seen = await consumer.value
+        watchdog.cancel()
+        #expect(seen.first == 0)
+        #expect(seen == seen.sorted())
+    }
+
     // MARK: values across tasks
 
     @Test func valuesConsumedInAnotherTask() async {
@@ -128,6 +204,19 @@ struct Swift6UserCodeTests {
         await store.record(completion, demand)
         await store.cancelAll()
         #expect(await store.count == 0)
+    }
+
+    @Test func operatorChainsOfSendableStagesCrossTasks() async {
+        let pipeline = [1, 2].publisher
+            .merge(with: [3].publisher)
+            .receive(on: DispatchQueue.global())
+            .collect()
+        let collected = await Task.detached {
+            var result: [Int] = []
+            for await all in pipeline.values { result = all }
+            return result
+        }.value
+        #expect(collected.sorted() == [1, 2, 3])
     }
 
     @Test func sendableValuePublishersCrossTasks() async {
@@ -188,4 +277,21 @@ actor CancellableStore {
         cancellables.removeAll()
     }
     var count: Int { cancellables.count }
+}
+
+/// The typical Swift 6 view model: main-actor isolated, observable, fed from elsewhere.
+@MainActor
+final class CounterModel: ObservableObject {
+    @Published private(set) var count = 0
+
+    init() {}
+
+    /// Mirrors `source` into `count`, delivered on the main queue whatever thread sends.
+    init(source: PassthroughSubject<Int, Never>) {
+        source
+            .receive(on: DispatchQueue.main)
+            .assign(to: &$count)
+    }
+
+    func increment() { count += 1 }
 }

@@ -1,5 +1,5 @@
 /// A publisher's values as an `AsyncSequence`, for `for await` loops; what
-/// ``Publisher/values-1dm9r`` returns when the publisher cannot fail.
+/// `values` returns when the publisher cannot fail.
 ///
 /// Each `next()` call asks the upstream for exactly one value and suspends until it arrives, so a
 /// slow loop slows the publisher down instead of piling values up in memory. A publisher that

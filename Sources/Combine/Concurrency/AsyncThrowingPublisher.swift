@@ -1,5 +1,5 @@
 /// A publisher's values as a throwing `AsyncSequence`, for `for try await` loops; what
-/// ``Publisher/values-v7nz`` returns when the publisher can fail.
+/// `values` returns when the publisher can fail.
 ///
 /// It behaves like ``AsyncPublisher`` (one value requested per `next()`, subscription made with
 /// the iterator, cancelled with the task or when the iterator is discarded), and in addition

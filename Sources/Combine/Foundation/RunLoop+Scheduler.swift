@@ -7,11 +7,19 @@ private struct RunLoopSchedulerAction: @unchecked Sendable {
     let run: () -> Void
 }
 
-/// A `Cancellable` that invalidates a repeating run-loop timer.
+/// A `Cancellable` that invalidates a repeating run-loop timer and drops its action, so whatever
+/// the action captured is released even if Foundation keeps the timer object around.
 private final class RunLoopTimerCancellable: Cancellable, @unchecked Sendable {
     private let timer: Timer
-    init(_ timer: Timer) { self.timer = timer }
-    func cancel() { timer.invalidate() }
+    private let action: LockedState<(() -> Void)?>
+    init(_ timer: Timer, action: LockedState<(() -> Void)?>) {
+        self.timer = timer
+        self.action = action
+    }
+    func cancel() {
+        timer.invalidate()
+        action.withLock { $0 = nil }
+    }
 }
 
 /// `RunLoop` as a Combine scheduler.
@@ -160,11 +168,13 @@ extension RunLoop: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let work = RunLoopSchedulerAction(run: action)
-        let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in work.run() }
+        let work = LockedState<(() -> Void)?>(action)
+        let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in
+            work.withLock { $0 }?()
+        }
         timer.tolerance = tolerance.timeInterval
         add(timer, forMode: .default)
-        return AnyCancellable(RunLoopTimerCancellable(timer))
+        return AnyCancellable(RunLoopTimerCancellable(timer, action: work))
     }
 
     private func addOneShotTimer(fireDate: Date, tolerance: TimeInterval, _ action: @escaping () -> Void) {

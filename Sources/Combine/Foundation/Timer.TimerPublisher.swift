@@ -64,6 +64,10 @@ extension Timer {
         private struct State {
             var sides: [Side] = []
             var timer: Timer?
+            /// What the running timer's block reaches this publisher through; cleared on
+            /// disconnect, so a timer object that Foundation keeps around a little longer does
+            /// not keep the publisher alive.
+            var link: LockedState<TimerPublisher?>?
         }
 
         private let state = LockedState(State())
@@ -99,26 +103,35 @@ extension Timer {
         /// returned value stops the timer; subscribers stay attached and simply receive nothing
         /// more, until a later `connect()` starts a new timer.
         public func connect() -> any Cancellable {
-            let timer = Timer(timeInterval: interval, repeats: true) { [weak self] _ in
-                self?.fire()
+            // While connected, the run loop keeps the timer and the timer keeps this publisher
+            // (through `link`), so ticks continue even if nobody else holds the publisher (as with
+            // `autoconnect()`); disconnecting breaks that chain.
+            let link = LockedState<TimerPublisher?>(self)
+            let timer = Timer(timeInterval: interval, repeats: true) { _ in
+                link.withLock { $0 }?.fire()
             }
             if let tolerance { timer.tolerance = tolerance }
             let (running, started) = state.withLock { state -> (Timer, Bool) in
                 if let existing = state.timer { return (existing, false) }
                 state.timer = timer
+                state.link = link
                 return (timer, true)
             }
+            if !started { link.withLock { $0 = nil } }
             if started { runLoop.add(timer, forMode: mode) }
-            return AnyCancellable { [weak self] in self?.disconnect(running) }
+            return AnyCancellable { self.disconnect(running) }
         }
 
         private func disconnect(_ timer: Timer) {
-            let current = state.withLock { state -> Bool in
-                guard state.timer === timer else { return false }
+            let link = state.withLock { state -> LockedState<TimerPublisher?>? in
+                guard state.timer === timer else { return nil }
                 state.timer = nil
-                return true
+                defer { state.link = nil }
+                return state.link
             }
-            if current { timer.invalidate() }
+            guard let link else { return }
+            link.withLock { $0 = nil }
+            timer.invalidate()
         }
 
         private func fire() {

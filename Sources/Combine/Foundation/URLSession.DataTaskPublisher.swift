@@ -135,4 +135,7 @@ extension URLSession.DataTaskPublisher {
         var playgroundDescription: Any { description }
     }
 }
+// Sendable: a request (a value) and a session (thread-safe, itself Sendable).
+extension URLSession.DataTaskPublisher: Sendable {}
+
 #endif

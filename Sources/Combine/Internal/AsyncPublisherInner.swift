@@ -31,11 +31,18 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
 
     @usableFromInline
     enum Upstream {
-        /// Not subscribed yet; `demandPending` records a `next()` that is already waiting.
+        /// Not subscribed yet; a `next()` already waiting (in `waiting`) is requested on arrival.
         case awaitingSubscription
         case subscribed(any Subscription)
         /// Finished, failed or cancelled; the subscription has been released.
         case terminal
+
+        /// The subscription while connected.
+        @inlinable
+        var subscription: (any Subscription)? {
+            if case .subscribed(let subscription) = self { return subscription }
+            return nil
+        }
     }
 
     @usableFromInline
@@ -126,20 +133,10 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     @inlinable
     func cancel() {
         let (subscription, waiting): ((any Subscription)?, Continuation?) = state.withLock { state in
-            let subscription: (any Subscription)?
-            switch state.upstream {
-            case .terminal:
-                if state.completion == nil { state.completion = .some(nil) }
-                let taken = state.waiting
-                state.waiting = nil
-                return (nil, taken)
-            case .awaitingSubscription:
-                subscription = nil
-            case .subscribed(let held):
-                subscription = held
-            }
+            let subscription = state.upstream.subscription
             state.upstream = .terminal
-            state.completion = .some(nil)
+            // A completion that arrived earlier and was not reported yet is kept for next().
+            if state.completion == nil { state.completion = .some(nil) }
             let taken = state.waiting
             state.waiting = nil
             return (subscription, taken)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The subscription of the publishers that deliver one stored value and finish
 /// (`Optional.Publisher`, `Result.Publisher`): value and `.finished` on the first request, nothing
 /// after cancel. `name` is what `print()` shows.
@@ -5,9 +7,17 @@
 final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    /// Present until delivered or cancelled; whoever takes it out under the lock delivers.
     @usableFromInline
-    let pending: LockedState<(value: Downstream.Input, downstream: Downstream)?>
+    let value: Downstream.Input
+
+    /// Written only by the one caller that wins `claimed` (delivery or cancel), never read
+    /// concurrently.
+    @usableFromInline
+    var downstream: Downstream?
+
+    /// Set by the first `request` or `cancel`; whoever sets it owns the subscriber.
+    @usableFromInline
+    let claimed = Atomic<Bool>(false)
 
     @usableFromInline
     let name: StaticString
@@ -15,36 +25,30 @@ final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomSt
     @inlinable
     init(name: StaticString, value: Downstream.Input, downstream: Downstream) {
         self.name = name
-        pending = LockedState((value, downstream))
+        self.value = value
+        self.downstream = downstream
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("\(name) subscription request(_:)")
-        guard let (value, downstream) = pending.withLock({ state in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let downstream = downstream.take()
+        else { return }
         _ = downstream.receive(value)
         downstream.receive(completion: .finished)
     }
 
     @inlinable
     func cancel() {
-        _ = pending.withLock { state in
-            defer { state = nil }
-            return state
-        }
+        guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        downstream = nil
     }
 
     @usableFromInline
     var description: String { "\(name)" }
 
     @usableFromInline
-    var customMirror: Mirror {
-        let value: Any = pending.withLock { $0?.value } as Any
-        return Mirror(self, children: ["value": value])
-    }
+    var customMirror: Mirror { Mirror(self, children: ["value": value]) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publisher that emits one value and then finishes.
 ///
 /// Use it to start a pipeline from a value you already have, or to substitute a value in
@@ -32,43 +34,44 @@ extension Just {
     final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Never {
-        /// Present until the value is delivered or the subscription cancelled; whoever takes it
-        /// out under the lock owns the delivery.
         @usableFromInline
-        let pending: LockedState<(value: Output, downstream: Downstream)?>
+        let value: Output
+
+        /// Written only by the one caller that wins `claimed` (delivery or cancel), never read
+        /// concurrently.
+        @usableFromInline
+        var downstream: Downstream?
+
+        /// Set by the first `request` or `cancel`; whoever sets it owns the subscriber.
+        @usableFromInline
+        let claimed = Atomic<Bool>(false)
 
         @inlinable
         init(value: Output, downstream: Downstream) {
-            pending = LockedState((value, downstream))
+            self.value = value
+            self.downstream = downstream
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Just subscription request(_:)")
-            guard let (value, downstream) = pending.withLock({ state in
-                defer { state = nil }
-                return state
-            }) else { return }
+            guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let downstream = downstream.take()
+            else { return }
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
         }
 
         @inlinable
         func cancel() {
-            _ = pending.withLock { state in
-                defer { state = nil }
-                return state
-            }
+            guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            downstream = nil
         }
 
         @usableFromInline
         var description: String { "Just" }
 
         @usableFromInline
-        var customMirror: Mirror {
-            let value: Any = pending.withLock { $0?.value } as Any
-            return Mirror(self, children: ["value": value])
-        }
+        var customMirror: Mirror { Mirror(self, children: ["value": value]) }
 
         @usableFromInline
         var playgroundDescription: Any { description }

@@ -132,3 +132,6 @@ extension Publishers.AssertNoFailure {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.AssertNoFailure: Sendable where Upstream: Sendable {}

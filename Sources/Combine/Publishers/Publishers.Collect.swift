@@ -63,3 +63,6 @@ extension Publisher {
         Publishers.Collect(upstream: self)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Collect: Sendable where Upstream: Sendable {}

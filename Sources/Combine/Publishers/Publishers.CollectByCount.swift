@@ -115,3 +115,6 @@ extension Publisher {
         Publishers.CollectByCount(upstream: self, count: count)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.CollectByCount: Sendable where Upstream: Sendable {}

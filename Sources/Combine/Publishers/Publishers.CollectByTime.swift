@@ -242,3 +242,7 @@ extension Publishers.CollectByTime {
         var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.TimeGroupingStrategy: Sendable where Context: Sendable, Context.SchedulerTimeType.Stride: Sendable {}
+extension Publishers.CollectByTime: Sendable where Upstream: Sendable, Context: Sendable, Context.SchedulerOptions: Sendable, Context.SchedulerTimeType.Stride: Sendable {}

@@ -208,3 +208,6 @@ extension Publisher {
         Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}

@@ -67,3 +67,6 @@ extension Publisher where Output: Equatable {
         Publishers.Contains(upstream: self, output: output)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Contains: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

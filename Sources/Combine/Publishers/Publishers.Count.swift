@@ -58,3 +58,6 @@ extension Publisher {
         Publishers.Count(upstream: self)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Count: Sendable where Upstream: Sendable {}

@@ -70,3 +70,6 @@ extension Publisher {
         Publishers.Drop(upstream: self, count: count)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Drop: Sendable where Upstream: Sendable {}

@@ -188,3 +188,6 @@ extension Publisher {
         Publishers.DropUntilOutput(upstream: self, other: publisher)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}

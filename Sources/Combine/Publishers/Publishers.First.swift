@@ -193,3 +193,6 @@ extension Publisher {
         Publishers.TryFirstWhere(upstream: self, predicate: predicate)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.First: Sendable where Upstream: Sendable {}

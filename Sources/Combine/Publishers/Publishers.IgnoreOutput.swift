@@ -53,3 +53,6 @@ extension Publisher {
         Publishers.IgnoreOutput(upstream: self)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.IgnoreOutput: Sendable where Upstream: Sendable {}

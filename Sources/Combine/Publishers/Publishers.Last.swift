@@ -190,3 +190,6 @@ extension Publisher {
         Publishers.TryLastWhere(upstream: self, predicate: predicate)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Last: Sendable where Upstream: Sendable {}

@@ -114,3 +114,6 @@ extension Publishers.MeasureInterval {
         var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.MeasureInterval: Sendable where Upstream: Sendable, Context: Sendable {}

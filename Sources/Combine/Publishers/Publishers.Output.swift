@@ -84,3 +84,6 @@ extension Publisher {
         Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Output: Sendable where Upstream: Sendable {}

@@ -165,3 +165,6 @@ extension Publisher {
         Publishers.PrefixUntilOutput(upstream: self, other: publisher)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}

@@ -126,3 +126,6 @@ extension Publishers.ReceiveOn {
         var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.ReceiveOn: Sendable where Upstream: Sendable, Context: Sendable, Context.SchedulerOptions: Sendable {}

@@ -68,3 +68,6 @@ extension Publisher {
         Publishers.ReplaceEmpty(upstream: self, output: output)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

@@ -190,3 +190,31 @@ extension Publishers.ReplaceError {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Just {
+    /// `Just` cannot fail, so there is nothing to replace: returns the same `Just`.
+    public func replaceError(with output: Output) -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// This publisher cannot fail, so there is nothing to replace: returns the same publisher.
+    public func replaceError(with output: Optional<Wrapped>.Publisher.Output) -> Optional<Optional<Wrapped>.Publisher.Output>.Publisher {
+        self
+    }
+}
+
+extension Result.Publisher {
+    /// Resolves the failure now: a success keeps its value, a failure becomes `output`; the
+    /// result can no longer fail.
+    public func replaceError(with output: Result<Success, Failure>.Publisher.Output) -> Result<Result<Success, Failure>.Publisher.Output, Never>.Publisher {
+        switch result {
+        case .success(let value): return .init(value)
+        case .failure: return .init(output)
+        }
+    }
+}
+
+// Sendable when everything it stores is.
+extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}

@@ -291,3 +291,27 @@ extension Publishers.Retry {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+extension Just {
+    /// `Just` cannot fail, so it is never retried: returns the same `Just`.
+    public func retry(_ times: Int) -> Just<Output> {
+        self
+    }
+}
+
+extension Optional.Publisher {
+    /// This publisher cannot fail, so it is never retried: returns the same publisher.
+    public func retry(_ times: Int) -> Optional<Optional<Wrapped>.Publisher.Output>.Publisher {
+        self
+    }
+}
+
+extension Result.Publisher {
+    /// A stored result would fail the same way on every attempt: returns the same publisher.
+    public func retry(_ times: Int) -> Result<Result<Success, Failure>.Publisher.Output, Failure>.Publisher {
+        self
+    }
+}
+
+// Sendable when everything it stores is.
+extension Publishers.Retry: Sendable where Upstream: Sendable {}

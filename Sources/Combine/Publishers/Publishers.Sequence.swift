@@ -31,8 +31,13 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
+            // The delivery loop runs behind `request(_:)`, which is reached through the
+            // `Subscription` existential and so is unspecialised; the loop is therefore handed
+            // over as a closure built here, where the subscriber's type is known.
             subscriber.receive(
-                subscription: Inner(sequence: sequence, iterator: iterator, first: first, downstream: subscriber))
+                subscription: Inner(
+                    sequence: sequence, iterator: iterator, first: first, downstream: subscriber,
+                    emit: { $0.emit() }))
         }
     }
 }
@@ -91,8 +96,16 @@ extension Publishers.Sequence {
         @usableFromInline
         let sequence: Elements
 
+        /// `emit()`, compiled for the concrete subscriber where the subscription was created.
+        @usableFromInline
+        let specializedEmit: (Inner) -> Void
+
         @inlinable
-        init(sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream) {
+        init(
+            sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream,
+            emit: @escaping (Inner) -> Void
+        ) {
+            self.specializedEmit = emit
             self.sequence = sequence
             self.iterator = iterator
             self.next = first
@@ -109,7 +122,7 @@ extension Publishers.Sequence {
                 state.emitting = true
                 return true
             }
-            if start { emit() }
+            if start { specializedEmit(self) }
         }
 
         /// The delivery loop, run by the one thread that set `emitting`.

@@ -67,3 +67,6 @@ extension Publisher where Failure == Never {
         Publishers.SetFailureType(upstream: self)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}

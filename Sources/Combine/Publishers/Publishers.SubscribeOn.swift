@@ -124,3 +124,6 @@ extension Publishers.SubscribeOn {
         var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.SubscribeOn: Sendable where Upstream: Sendable, Context: Sendable, Context.SchedulerOptions: Sendable {}

@@ -214,3 +214,6 @@ extension Publishers.Throttle {
         var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Throttle: Sendable where Upstream: Sendable, Context: Sendable, Context.SchedulerTimeType.Stride: Sendable {}

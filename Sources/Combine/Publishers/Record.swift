@@ -36,7 +36,10 @@ public struct Record<Output, Failure: Error>: Publisher {
             subscriber.receive(completion: recording.completion)
             return
         }
-        subscriber.receive(subscription: Inner(recording: recording, downstream: subscriber))
+        // `request(_:)` is reached through the `Subscription` existential, unspecialised; the
+        // delivery loop is handed over as a closure built here, compiled for the subscriber.
+        subscriber.receive(
+            subscription: Inner(recording: recording, downstream: subscriber, deliver: { $0.deliver($1) }))
     }
 }
 
@@ -90,6 +93,9 @@ extension Record {
         }
     }
 }
+
+extension Record: Sendable where Output: Sendable, Failure: Sendable {}
+extension Record.Recording: Sendable where Output: Sendable, Failure: Sendable {}
 
 extension Record.Recording: Codable where Output: Codable, Failure: Codable {
     @usableFromInline
@@ -169,8 +175,16 @@ extension Record {
         @usableFromInline
         let state: LockedState<State>
 
+        /// `deliver(_:)`, compiled for the concrete subscriber where the subscription was created.
+        @usableFromInline
+        let specializedDeliver: (Inner, Subscribers.Demand) -> Void
+
         @inlinable
-        init(recording: Recording, downstream: Downstream) {
+        init(
+            recording: Recording, downstream: Downstream,
+            deliver: @escaping (Inner, Subscribers.Demand) -> Void
+        ) {
+            self.specializedDeliver = deliver
             self.recording = recording
             state = LockedState(State(downstream: downstream))
         }
@@ -178,6 +192,13 @@ extension Record {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Record subscription request(_:)")
+            specializedDeliver(self, demand)
+        }
+
+        /// Adds `demand` and, unless another call is already delivering, delivers values while
+        /// there is demand, then the completion after the last value.
+        @inlinable
+        func deliver(_ demand: Subscribers.Demand) {
             var extra = Subscribers.Demand.none
             var first = true
             while true {

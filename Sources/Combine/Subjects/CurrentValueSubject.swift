@@ -135,7 +135,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 }
 
 extension CurrentValueSubject: SubjectConduitParent {
-    @usableFromInline
+    @inlinable
     func conduitReceivedFirstDemand() -> Output? {
         let (value, upstreams) = state.withLock { state -> (Output?, [any Subscription]) in
             guard state.completion == nil else { return (nil, []) }
@@ -149,7 +149,7 @@ extension CurrentValueSubject: SubjectConduitParent {
         return value
     }
 
-    @usableFromInline
+    @inlinable
     func conduitCancelled(_ conduit: SubjectConduit<Output, Failure>) {
         state.withLock { state in
             if let index = state.conduits.firstIndex(where: { $0 === conduit }) {

@@ -90,12 +90,12 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
 }
 
 extension ObservableObjectPublisher: SubjectConduitParent {
-    @usableFromInline
+    @inlinable
     func conduitReceivedFirstDemand() -> Void? {
         nil
     }
 
-    @usableFromInline
+    @inlinable
     func conduitCancelled(_ conduit: SubjectConduit<Void, Never>) {
         state.withLock { conduits in
             if let index = conduits.firstIndex(where: { $0 === conduit }) {

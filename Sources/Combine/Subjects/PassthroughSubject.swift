@@ -120,7 +120,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 }
 
 extension PassthroughSubject: SubjectConduitParent {
-    @usableFromInline
+    @inlinable
     func conduitReceivedFirstDemand() -> Output? {
         let upstreams = state.withLock { state -> [any Subscription] in
             if state.hasDemand { return [] }
@@ -133,7 +133,7 @@ extension PassthroughSubject: SubjectConduitParent {
         return nil
     }
 
-    @usableFromInline
+    @inlinable
     func conduitCancelled(_ conduit: SubjectConduit<Output, Failure>) {
         state.withLock { state in
             if let index = state.conduits.firstIndex(where: { $0 === conduit }) {

@@ -40,6 +40,7 @@ public struct Published<Value> {
     }
 
     /// Reads and writes the property of a class instance; writing publishes first.
+    @inlinable
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -76,6 +77,10 @@ extension Published {
         }
     }
 }
+
+// `$property` holds only the property's storage, whose state is guarded by its lock; handing it
+// to another task hands the values there too, so it is `Sendable` when they are.
+extension Published.Publisher: Sendable where Value: Sendable {}
 
 extension Publisher where Failure == Never {
     /// Republishes every value through a `@Published` property: `publisher.assign(to: &$value)`.
@@ -125,13 +130,13 @@ extension Published {
             state = LockedState(State(value: value))
         }
 
-        @usableFromInline
+        @inlinable
         var currentValue: Value {
             state.withLock { $0.value }
         }
 
         /// `objectWillChange` first, then the subscribers, then the stored value (willSet order).
-        @usableFromInline
+        @inlinable
         func publish(_ value: Value) {
             let (conduits, objectWillChange) = state.withLock { ($0.conduits, $0.objectWillChange) }
             objectWillChange?.send()
@@ -178,12 +183,12 @@ extension Published {
             state.withLock { $0.objectWillChange }
         }
 
-        @usableFromInline
+        @inlinable
         func conduitReceivedFirstDemand() -> Value? {
             currentValue
         }
 
-        @usableFromInline
+        @inlinable
         func conduitCancelled(_ conduit: SubjectConduit<Value, Never>) {
             state.withLock { state in
                 if let index = state.conduits.firstIndex(where: { $0 === conduit }) {

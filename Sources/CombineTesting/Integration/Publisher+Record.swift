@@ -50,6 +50,7 @@ extension PublisherOutput: CustomStringConvertible {
 
 /// Thrown by ``Combine/Publisher/record(timeout:)`` when the publisher does not complete in
 /// time; carries what had arrived, which usually explains why.
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public struct PublisherRecordTimeout<Output, Failure: Error>: Error, CustomStringConvertible {
     /// What the publisher had sent when time ran out.
     public var partial: PublisherOutput<Output, Failure>
@@ -62,6 +63,7 @@ public struct PublisherRecordTimeout<Output, Failure: Error>: Error, CustomStrin
     }
 }
 
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 extension PublisherRecordTimeout: Sendable where Output: Sendable, Failure: Sendable {}
 
 /// Collects values and completion under a lock, for both forms of `record`.
@@ -76,10 +78,10 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
         self.onCompletion = onCompletion
     }
 
-    var snapshot: PublisherOutput<Output, Failure> { lock.withLock { output } }
+    var snapshot: PublisherOutput<Output, Failure> { lock.guarded { output } }
 
     func receive(subscription: any Subscription) {
-        let keep = lock.withLock {
+        let keep = lock.guarded {
             if cancelled { return false }
             self.subscription = subscription
             return true
@@ -88,7 +90,7 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-        lock.withLock {
+        lock.guarded {
             if output.completion == nil { output.values.append(input) }
         }
         return .none
@@ -96,7 +98,7 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let (result, callback): (PublisherOutput<Output, Failure>, ((PublisherOutput<Output, Failure>) -> Void)?) =
-            lock.withLock {
+            lock.guarded {
                 if output.completion == nil { output.completion = completion }
                 subscription = nil
                 defer { onCompletion = nil }
@@ -106,7 +108,7 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
     }
 
     func cancel() {
-        let subscription: (any Subscription)? = lock.withLock {
+        let subscription: (any Subscription)? = lock.guarded {
             cancelled = true
             onCompletion = nil
             defer { self.subscription = nil }
@@ -183,7 +185,7 @@ private final class ResumeOnce<Value>: @unchecked Sendable {
     private var timer: Task<Void, Never>?
 
     func setTimer(_ task: Task<Void, Never>) {
-        let alreadyDone: Bool = lock.withLock {
+        let alreadyDone: Bool = lock.guarded {
             if done { return true }
             timer = task
             return false
@@ -192,7 +194,7 @@ private final class ResumeOnce<Value>: @unchecked Sendable {
     }
 
     func set(_ continuation: CheckedContinuation<Value, any Error>) {
-        let early: Result<Value, any Error>? = lock.withLock {
+        let early: Result<Value, any Error>? = lock.guarded {
             if let early = self.early {
                 self.early = nil
                 return early
@@ -209,7 +211,7 @@ private final class ResumeOnce<Value>: @unchecked Sendable {
     }
 
     func resume(with result: Result<Value, any Error>) {
-        let (continuation, timer): (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) = lock.withLock {
+        let (continuation, timer): (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) = lock.guarded {
             if done { return (nil, nil) }
             done = true
             let timer = self.timer

@@ -79,7 +79,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     }
 
     /// Every `subscribe`, `request` and `cancel` received, with its virtual time, in order.
-    public var calls: [Recorded<Call>] { lock.withLock { _calls } }
+    public var calls: [Recorded<Call>] { lock.guarded { _calls } }
 
     /// The number of subscriptions received so far.
     public var subscriptionCount: Int { calls.count { $0.element == .subscribe } }
@@ -94,7 +94,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
             receiveCompletion: { subscriber.receive(completion: $0) }
         )
         let now = scheduler.now
-        let alreadyCompleted: Subscribers.Completion<Failure>? = lock.withLock {
+        let alreadyCompleted: Subscribers.Completion<Failure>? = lock.guarded {
             _calls.append(Recorded(time: now, .subscribe))
             if temperature == .hot, let hotCompletion { return hotCompletion }
             links.append(link)
@@ -113,7 +113,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     }
 
     private func broadcast(_ event: RecordedEvent<Output, Failure>) {
-        let targets: [Link] = lock.withLock {
+        let targets: [Link] = lock.guarded {
             let targets = links
             if case .completion(let completion) = event {
                 hotCompletion = completion
@@ -126,7 +126,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
 
     private func log(_ call: Call, from link: Link) {
         let now = scheduler.now
-        lock.withLock {
+        lock.guarded {
             _calls.append(Recorded(time: now, call))
             if call == .cancel { links.removeAll { $0 === link } }
         }
@@ -163,7 +163,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
         var description: String { "TestPublisher" }
 
         func offer(_ event: RecordedEvent<Output, Failure>) {
-            let accepted: Bool = lock.withLock {
+            let accepted: Bool = lock.guarded {
                 if finishedOffering || receiveCompletion == nil { return false }
                 switch event {
                 case .subscription:
@@ -188,12 +188,12 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
         func request(_ demand: Subscribers.Demand) {
             precondition(demand > .none, "TestPublisher: request(_:) with zero demand violates Combine's contract")
             publisher?.log(.request(demand), from: self)
-            lock.withLock { self.demand += demand }
+            lock.guarded { self.demand += demand }
             drain()
         }
 
         func cancel() {
-            let wasActive: Bool = lock.withLock {
+            let wasActive: Bool = lock.guarded {
                 let wasActive = receiveCompletion != nil
                 receiveValue = nil
                 receiveCompletion = nil
@@ -210,7 +210,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
 
         private func drain() {
             while true {
-                let step: Step? = lock.withLock {
+                let step: Step? = lock.guarded {
                     guard !delivering, let first = pending.first, let receiveCompletion, let receiveValue else {
                         return nil
                     }
@@ -238,13 +238,13 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
                 switch step {
                 case .value(let value, let receive):
                     let more = receive(value)
-                    lock.withLock {
+                    lock.guarded {
                         delivering = false
                         if more > .none { demand += more }
                     }
                 case .completion(let completion, let receive):
                     receive(completion)
-                    lock.withLock { delivering = false }
+                    lock.guarded { delivering = false }
                     publisher?.linkFinished(self)
                     return
                 }
@@ -253,7 +253,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     }
 
     private func linkFinished(_ link: Link) {
-        lock.withLock { links.removeAll { $0 === link } }
+        lock.guarded { links.removeAll { $0 === link } }
     }
 }
 

@@ -66,7 +66,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func receive(subscription: any Subscription) {
         let now = scheduler.now
         let demand = initialDemand
-        lock.withLock {
+        lock.guarded {
             state.events.append(Recorded(time: now, .subscription))
             state.subscription = subscription
             if demand > .none { state.demands.append(Recorded(time: now, demand)) }
@@ -78,7 +78,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
         let demand = demandPerValue
-        lock.withLock {
+        lock.guarded {
             state.events.append(Recorded(time: now, .value(input)))
             if demand > .none { state.demands.append(Recorded(time: now, demand)) }
         }
@@ -88,7 +88,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// Records the completion and lets go of the subscription.
     public func receive(completion: Subscribers.Completion<Failure>) {
         let now = scheduler.now
-        lock.withLock {
+        lock.guarded {
             state.events.append(Recorded(time: now, .completion(completion)))
             state.subscription = nil
         }
@@ -103,7 +103,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func request(_ demand: Subscribers.Demand) {
         precondition(demand > .none, "RecordingSubscriber.request(_:): demand must not be .none")
         let now = scheduler.now
-        let subscription: (any Subscription)? = lock.withLock {
+        let subscription: (any Subscription)? = lock.guarded {
             guard let subscription = state.subscription else { return nil }
             state.demands.append(Recorded(time: now, demand))
             return subscription
@@ -120,7 +120,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// Cancels the subscription (once) and lets go of it. Later events, if a misbehaving upstream
     /// still sends them, are recorded anyway.
     public func cancel() {
-        let subscription: (any Subscription)? = lock.withLock {
+        let subscription: (any Subscription)? = lock.guarded {
             state.isCancelled = true
             defer { state.subscription = nil }
             return state.subscription
@@ -136,7 +136,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     // MARK: What was recorded
 
     /// Every event with the virtual time it arrived, in arrival order.
-    public var timedEvents: [Recorded<RecordedEvent<Input, Failure>>] { lock.withLock { state.events } }
+    public var timedEvents: [Recorded<RecordedEvent<Input, Failure>>] { lock.guarded { state.events } }
 
     /// Every event in arrival order, without times.
     public var events: [RecordedEvent<Input, Failure>] { timedEvents.map(\.element) }
@@ -158,10 +158,10 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public var isSubscribed: Bool { timedEvents.contains { if case .subscription = $0.element { true } else { false } } }
 
     /// Whether ``cancel()`` has been called.
-    public var isCancelled: Bool { lock.withLock { state.isCancelled } }
+    public var isCancelled: Bool { lock.guarded { state.isCancelled } }
 
     /// Every demand this subscriber asked for, with when it asked.
-    public var demands: [Recorded<Subscribers.Demand>] { lock.withLock { state.demands } }
+    public var demands: [Recorded<Subscribers.Demand>] { lock.guarded { state.demands } }
 
     /// The sum of all demand asked for so far.
     public var totalDemand: Subscribers.Demand {
@@ -170,7 +170,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     /// A snapshot of the record as an `Equatable`-friendly value.
     public var recording: Recording<Input, Failure> {
-        lock.withLock { Recording(startTime: startTime, events: state.events, demands: state.demands) }
+        lock.guarded { Recording(startTime: startTime, events: state.events, demands: state.demands) }
     }
 
     /// The recorded events, one per line with their times, for failure messages and debugging.

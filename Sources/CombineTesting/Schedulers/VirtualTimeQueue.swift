@@ -62,7 +62,7 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
     func cancel(_ id: UInt64) {
         // The entry's closure is released after unlocking: it may hold objects whose `deinit`
         // calls back into this queue.
-        let removed: [Entry] = lock.withLock {
+        let removed: [Entry] = lock.guarded {
             guard let index = entries.firstIndex(where: { $0.id == id }) else { return [] }
             return [entries.remove(at: index)]
         }
@@ -70,7 +70,7 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
     }
 
     func cancelAll() {
-        let removed: [Entry] = lock.withLock {
+        let removed: [Entry] = lock.guarded {
             defer { entries.removeAll() }
             return entries
         }
@@ -84,7 +84,7 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
     func run(until target: Time?, limit: Int = 1_000_000, caller: StaticString) {
         var executed = 0
         while true {
-            let action: (() -> Void)? = lock.withLock {
+            let action: (() -> Void)? = lock.guarded {
                 guard let first = entries.first, target.map({ first.due <= $0 }) ?? true else {
                     if let target, target > _now { _now = target }
                     return nil

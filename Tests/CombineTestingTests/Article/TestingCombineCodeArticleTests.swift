@@ -1,6 +1,8 @@
 import Combine
 import CombineTesting
+import Foundation
 import Testing
+import Tributary
 
 /// The examples of the "Testing Combine code" article, compiled and run, so the article cannot
 /// drift from the toolkit. (Examples needing operators that have not landed yet are added as
@@ -13,6 +15,40 @@ struct TestingCombineCodeArticleTests {
         let output = values.publisher.collect().record()
 
         #expect(output == PublisherOutput(values: [[0, 1, 2]], completion: .finished))
+    }
+
+    @Test func flatMapWithMaxTwoPublishers() {
+        let scheduler = TestScheduler()
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        let third = PassthroughSubject<Int, Never>()
+        let publishers = CurrentValueSubject<PassthroughSubject<Int, Never>, Never>(first)
+
+        let recorder = scheduler.record(publishers.flatMap(maxPublishers: .max(2)) { $0 })
+
+        first.send(1)
+        publishers.send(second)
+        second.send(2)
+        publishers.send(third)  // over the limit: flatMap has no demand left for it
+        third.send(3)  // so nobody is subscribed to `third`, and 3 is lost
+        second.send(4)
+        publishers.send(completion: .finished)
+
+        #expect(recorder.values == [1, 2, 4])
+        #expect(recorder.completion == nil)  // the inner subjects are still open
+    }
+
+    @Test func flatMapAsksUpstreamForExactlyTwoPublishers() throws {
+        let scheduler = TestScheduler()
+        let inner = try scheduler.coldPublisher("a|")
+        let upstream = try scheduler.coldPublisher("xyz|", values: ["x": inner, "y": inner, "z": inner])
+
+        let recorder = scheduler.record(upstream.flatMap(maxPublishers: .max(2)) { $0 })
+        scheduler.advance(by: 10)
+
+        #expect(upstream.calls.prefix(2).map(\.element) == [.subscribe, .request(.max(2))])
+        #expect(recorder.values == ["a", "a", "a"])  // each finished inner frees a slot
+        #expect(recorder.completion == .finished)
     }
 
     @Test func timerTicks() {
@@ -53,5 +89,43 @@ struct TestingCombineCodeArticleTests {
 
         #expect(recorder.values == ["a", "b", "c"])
         #expect(recorder.demands == [.init(time: 0, .max(1)), .init(time: 3, .max(2))])
+    }
+
+    @Test func debounce() throws {
+        let scheduler = TestScheduler()
+        let input = try scheduler.hotPublisher("-a--b-----")
+
+        let recorder = scheduler.record(input.debounce(for: 2, scheduler: scheduler))
+        scheduler.advance(by: 10)
+
+        expectMarbles(recorder.marbles(), "---a--b---")
+    }
+
+    final class SearchModel {
+        typealias Queue = AnyScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+        let query = PassthroughSubject<String, Never>()
+        let results: AnyPublisher<String, Never>
+
+        init(scheduler: Queue = DispatchQueue.main.eraseToAnyScheduler()) {
+            results = query.debounce(for: .milliseconds(300), scheduler: scheduler).eraseToAnyPublisher()
+        }
+    }
+
+    @Test func searchWaitsForTheUserToStopTyping() {
+        let scheduler = VirtualTimeScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>(
+            now: .init(.init(uptimeNanoseconds: 1))
+        )
+        let model = SearchModel(scheduler: scheduler.eraseToAnyScheduler())
+        var results: [String] = []
+        let subscription = model.results.sink { results.append($0) }
+        defer { subscription.cancel() }
+
+        model.query.send("co")
+        scheduler.advance(by: .milliseconds(100))
+        model.query.send("combine")
+        scheduler.advance(by: .milliseconds(299))
+        #expect(results == [])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(results == ["combine"])
     }
 }

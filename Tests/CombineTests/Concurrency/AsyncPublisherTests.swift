@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("AsyncPublisher")
@@ -188,6 +189,46 @@ extension AsyncPublisherTests {
         var fromJust: [Int] = []
         for await value in Just(7).values { fromJust.append(value) }
         #expect(fromJust == [7])
+    }
+
+    @Test func testUpstreamRecordsOneRequestPerNext() async {
+        let upstream = TestUpstream<Int, Never>()
+        var iterator = upstream.values.makeAsyncIterator()
+        #expect(upstream.calls.isEmpty)
+        let consumer = Task {
+            var received: [Int] = []
+            while let value = await iterator.next() {
+                received.append(value)
+            }
+            return received
+        }
+        for value in 1...3 {
+            #expect(await asyncProbeEventually { upstream.calls.count == value })
+            upstream.send(value)
+        }
+        #expect(await asyncProbeEventually { upstream.calls.count == 4 })
+        upstream.send(completion: .finished)
+        #expect(await consumer.value == [1, 2, 3])
+        #expect(upstream.calls == Array(repeating: .request(.max(1)), count: 4))
+    }
+
+    @Test func aBufferInFrontLetsASlowConsumerCatchUp() async {
+        let subject = PassthroughSubject<Int, Never>()
+        // Without a buffer, values sent before the consumer asks are lost.
+        var bare = subject.values.makeAsyncIterator()
+        // With one, up to its size are kept for the consumer.
+        var buffered = subject
+            .buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest)
+            .values
+            .makeAsyncIterator()
+        for value in 1...8 { subject.send(value) }  // nobody is inside next() yet
+        subject.send(completion: .finished)
+        var fromBuffer: [Int] = []
+        while let value = await buffered.next() { fromBuffer.append(value) }
+        var fromBare: [Int] = []
+        while let value = await bare.next() { fromBare.append(value) }
+        #expect(fromBuffer == [1, 2, 3, 4, 5])
+        #expect(fromBare.isEmpty)
     }
 
     /// Many consumers of one subject, one producer: every consumer sees an in-order,

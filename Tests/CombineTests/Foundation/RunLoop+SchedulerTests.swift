@@ -80,7 +80,7 @@ struct RunLoopSchedulerTests {
     @Test func bookExampleRepeatingScheduleStopsWhenCancelled() async throws {
         // Spec (Kodeco §5.5): `runLoop.schedule(after: runLoop.now, interval: .seconds(1),
         // tolerance: .milliseconds(100)) { print("Timer fired") }`, cancelled after 3 s by a
-        // one-shot `schedule(after:)`. Scaled down ×20: 50 ms interval, cancelled after 150 ms.
+        // one-shot `schedule(after:)`. Scaled down: 50 ms interval, cancelled after 300 ms.
         let loopThread = RunLoopThread(name: "runloop.scheduler.repeat")
         defer { loopThread.stop() }
         let runLoop = loopThread.runLoop
@@ -89,10 +89,11 @@ struct RunLoopSchedulerTests {
             lines.append("Timer fired")
         }
         let boxed = UncheckedBox(subscription)
-        runLoop.schedule(after: .init(Date(timeIntervalSinceNow: 0.15))) { boxed.value.cancel() }
-        try await Task.sleep(for: .milliseconds(400))
+        runLoop.schedule(after: .init(Date(timeIntervalSinceNow: 0.3))) { boxed.value.cancel() }
+        try await Task.sleep(for: .milliseconds(600))
         let count = lines.all.count
-        #expect(count >= 2 && count <= 5)
+        // Normally 6 or 7; a loaded machine makes a repeating run-loop timer skip missed firings.
+        #expect(count >= 2 && count <= 8)
         #expect(Set(lines.all) == ["Timer fired"])
         try await Task.sleep(for: .milliseconds(150))
         #expect(lines.all.count == count)

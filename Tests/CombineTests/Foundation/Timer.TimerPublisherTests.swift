@@ -48,19 +48,39 @@ struct TimerTimerPublisherTests {
         cancellableSink.cancel()
     }
 
+    @Test func keepsTickingWhileConnectedEvenIfThePublisherIsNotHeld() async throws {
+        let loopThread = RunLoopThread(name: "timer.lifetime")
+        defer { loopThread.stop() }
+        let subscriber = TrackingSubscriber<Date, Never>()
+        weak var weakPublisher: Timer.TimerPublisher?
+        var connection: (any Cancellable)?
+        do {
+            let publisher = Timer.publish(every: 0.02, on: loopThread.runLoop, in: .default)
+            weakPublisher = publisher
+            publisher.subscribe(subscriber)
+            connection = publisher.connect()
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(subscriber.values.count >= 2)
+        #expect(weakPublisher != nil)
+        connection?.cancel()
+        connection = nil
+        subscriber.cancel()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(weakPublisher == nil)
+    }
+
     @Test func counterExampleOnAThreadRunLoop() async throws {
         // Spec: `Timer.publish(every: 1.0, on: .main, in: .common).autoconnect().scan(0) {…}`
         // prints "Counter is 1", "Counter is 2", … — here connected by hand (autoconnect is
-        // another person's work), counting in the sink, on a dedicated thread's run loop.
+        // another person's work) on a dedicated thread's run loop.
         let loopThread = RunLoopThread(name: "timer.counter")
         defer { loopThread.stop() }
         let publisher = Timer.publish(every: 0.02, on: loopThread.runLoop, in: .common)
         let lines = LockedLines()
-        var counter = 0
-        let subscription = publisher.sink { _ in
-            counter += 1
-            lines.append("Counter is \(counter)")
-        }
+        let subscription = publisher
+            .scan(0) { counter, _ in counter + 1 }
+            .sink { counter in lines.append("Counter is \(counter)") }
         let connection = publisher.connect()
         try await Task.sleep(for: .milliseconds(150))
         connection.cancel()

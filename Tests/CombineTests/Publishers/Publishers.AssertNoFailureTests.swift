@@ -17,6 +17,30 @@ struct AssertNoFailureTests {
         #expect(upstream.calls == [.request(.max(1))])
     }
 
+    @Test func specJustHello() {
+        // [003] "assertNoFailure": prints `Got value: Hello ` (with the trailing space).
+        var printed: [String] = []
+        var subscriptions = Set<AnyCancellable>()
+        Just("Hello")
+            .setFailureType(to: MyError.self)
+            .assertNoFailure()
+            .sink(receiveValue: { printed.append("Got value: \($0) ") })
+            .store(in: &subscriptions)
+        #expect(printed == ["Got value: Hello "])
+    }
+
+    @Test func specTryMapThrowingCrashes() async {
+        await #expect(processExitsWith: .failure) {
+            enum MyError: Error { case ohNo }
+            let cancellable = Just("Hello")
+                .setFailureType(to: MyError.self)
+                .tryMap { _ -> String in throw MyError.ohNo }
+                .assertNoFailure()
+                .sink(receiveValue: { _ in })
+            _ = cancellable
+        }
+    }
+
     @Test func cancelReachesUpstream() {
         let upstream = TestUpstream<String, MyError>()
         let subscriber = TrackingSubscriber<String, Never>()

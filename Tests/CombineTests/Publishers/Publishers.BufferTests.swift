@@ -271,6 +271,31 @@ struct BufferTests {
         #expect(!upstream.hasSubscriber)
     }
 
+    @Test func concurrentCancelStopsDelivery() {
+        for _ in 0..<20 {
+            let upstream = PacedUpstream()
+            let checker = SerialChecker()
+            upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(checker)
+            DispatchQueue.concurrentPerform(iterations: 3) { worker in
+                switch worker {
+                case 0: for value in 0..<500 { upstream.send(value) }
+                case 1: for _ in 0..<500 { checker.subscription?.request(.max(1)) }
+                default:
+                    usleep(200)
+                    checker.subscription?.cancel()
+                }
+            }
+            let seen = checker.values.count
+            checker.subscription?.request(.unlimited)
+            upstream.complete()
+            #expect(checker.values.count == seen)
+            #expect(checker.finished == 0)
+            #expect(!checker.overlapped)
+            let ordered = zip(checker.values, checker.values.dropFirst()).allSatisfy { $0 < $1 }
+            #expect(ordered)
+        }
+    }
+
     @Test func concurrentProducerAndRequestersLoseNothing() async {
         for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
             let upstream = PacedUpstream()

@@ -34,6 +34,34 @@ struct CatchTests {
         #expect(replacement.subscriptionCount == 1)
     }
 
+    @Test func specCatchDemoWithSubject() {
+        // [001]: send oneValue, twoValue, a failure, redValue, blueValue, finished through
+        // `.catch { err in return Just("replacement value") }`.
+        enum TestFailureCondition: Error { case anErrorExample }
+        let subject = PassthroughSubject<String, any Error>()
+        var received: [String] = []
+        var completions: [String] = []
+        let cancellable = subject
+            .catch { _ in Just("replacement value") }
+            .sink(receiveCompletion: { completions.append("\($0)") }, receiveValue: { received.append($0) })
+        subject.send("oneValue")
+        subject.send("twoValue")
+        subject.send(completion: .failure(TestFailureCondition.anErrorExample))
+        subject.send("redValue")
+        subject.send("blueValue")
+        subject.send(completion: .finished)
+        #expect(received == ["oneValue", "twoValue", "replacement value"])
+        #expect(completions == ["finished"])
+        _ = cancellable
+    }
+
+    @Test func specCatchTypes() {
+        // [001] §9 item 43: the nested type spelled out; `catch` with `Just` gives `Never`.
+        let publisher = Future<String, any Error> { $0(.success("x")) }.catch { _ in Just("y") }
+        let typed: Publishers.Catch<Future<String, any Error>, Just<String>> = publisher
+        #expect(type(of: typed).Failure.self == Never.self)
+    }
+
     @Test func finishedPassesThroughWithoutHandler() {
         let upstream = TestUpstream<Int, Boom>()
         let subscriber = TrackingSubscriber<Int, Never>()

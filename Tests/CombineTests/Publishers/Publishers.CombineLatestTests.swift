@@ -240,4 +240,30 @@ struct CombineLatestTests {
         #expect(out == ["1x", "1x2.5", "1x2.5true"])
         _ = cancellables
     }
+
+    /// [004] sample app 1 (the validation half): `Publishers.CombineLatest` of two `@Published`
+    /// properties, mapped to the validated e-mail.
+    @Test func bookEmailValidation() {
+        final class SignUp {
+            @Published var initialEmail: String = ""
+            @Published var repeatedEmail: String = ""
+            var validatedEmail: AnyPublisher<String?, Never> {
+                Publishers.CombineLatest($initialEmail, $repeatedEmail)
+                    .map { (email, repeatedEmail) -> String? in
+                        guard email == repeatedEmail, email.contains("@"), email.count > 5 else { return nil }
+                        return email
+                    }
+                    .eraseToAnyPublisher()
+            }
+        }
+        let model = SignUp()
+        var seen: [String?] = []
+        let cancellable = model.validatedEmail.sink { seen.append($0) }
+        model.initialEmail = "me@example.com"
+        model.repeatedEmail = "me@example"
+        model.repeatedEmail = "me@example.com"
+        model.initialEmail = "x@y"
+        #expect(seen == [nil, nil, nil, "me@example.com", nil])
+        cancellable.cancel()
+    }
 }

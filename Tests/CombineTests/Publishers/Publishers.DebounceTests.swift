@@ -27,6 +27,32 @@ struct PublishersDebounceTests {
         #expect(subscriber.values == [2, 3])
     }
 
+    /// Apple's documentation example: indices sent at 0, 0.25, 1, 1.25, 1.5 and 2 s through a
+    /// 0.5 s debounce print "Received index 1", "Received index 4", "Received index 5".
+    @Test func appleDocumentationBounces() {
+        let scheduler = TestScheduler()
+        let bounces: [(Int, Int)] = [(0, 0), (1, 250), (2, 1000), (3, 1250), (4, 1500), (5, 2000)]
+        let subject = PassthroughSubject<Int, Never>()
+        var printed: [String] = []
+        let cancellable = subject
+            .debounce(for: .seconds(0.5), scheduler: scheduler)
+            .sink { index in printed.append("Received index \(index)") }
+        // Index 5 arrives exactly when index 4's quiet window ends. Apple's output shows the window
+        // ending first; here each send is scheduled by the previous one (after it armed its
+        // debounce timer), so at that shared instant the timer comes first, as documented.
+        func send(_ remaining: ArraySlice<(Int, Int)>) {
+            guard let (index, milliseconds) = remaining.first else { return }
+            scheduler.schedule(after: .init(ticks: milliseconds * 1_000_000)) {
+                subject.send(index)
+                send(remaining.dropFirst())
+            }
+        }
+        send(bounces[...])
+        scheduler.run()
+        #expect(printed == ["Received index 1", "Received index 4", "Received index 5"])
+        cancellable.cancel()
+    }
+
     @Test func completionIsScheduledAndDropsTheWaitingValue() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()

@@ -10,7 +10,15 @@ private struct TestJSONDecoder: TopLevelDecoder {
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try JSONDecoder().decode(type, from: data) }
 }
 
-private struct User: Codable, Equatable { let id: String }
+private struct User: Codable, Equatable {
+    let id: String
+    static var unknown: User { User(id: "-1") }
+}
+
+/// A test-local encoder: `JSONEncoder` behind the `TopLevelEncoder` protocol.
+private struct TestJSONEncoder: TopLevelEncoder {
+    func encode<T: Encodable>(_ value: T) throws -> Data { try JSONEncoder().encode(value) }
+}
 
 @Suite("Publishers.Decode")
 struct DecodeTests {
@@ -27,6 +35,53 @@ struct DecodeTests {
         #expect(subscriber.events.first?.description == "subscription(Decode)")
         #expect(subscriber.events.last?.description == "finished")
         #expect(upstream.calls == [.request(.max(1))])
+    }
+
+    // [004] "PublishersAndSubscribers": a notification stream of `Data` (a subject stands in for
+    // `NotificationCenter`, which posts synchronously too).
+    private let valid = try! JSONEncoder().encode(User(id: "123"))
+    private let broken = Data(base64Encoded: "abcd")!
+
+    @Test func specDecodeThenCatchEndsTheStream() {
+        let notifications = PassthroughSubject<Data, Never>()
+        var printed: [String] = []
+        let cancellable = notifications
+            .decode(type: User.self, decoder: TestJSONDecoder())
+            .catch { _ in Just(User.unknown) }
+            .sink { printed.append("\($0)") }
+        notifications.send(valid)
+        notifications.send(broken)
+        notifications.send(valid)
+        // Only two outputs: the stream was replaced by `Just`, which completed.
+        #expect(printed == [#"User(id: "123")"#, #"User(id: "-1")"#])
+        _ = cancellable
+    }
+
+    @Test func specDecodeAndCatchInsideFlatMapKeepTheStreamAlive() {
+        let notifications = PassthroughSubject<Data, Never>()
+        var printed: [String] = []
+        let cancellable = notifications
+            .flatMap { data in
+                Just(data)
+                    .decode(type: User.self, decoder: TestJSONDecoder())
+                    .catch { _ in Just(User.unknown) }
+            }
+            .sink { printed.append("\($0)") }
+        notifications.send(valid)
+        notifications.send(broken)
+        notifications.send(valid)
+        #expect(printed == [#"User(id: "123")"#, #"User(id: "-1")"#, #"User(id: "123")"#])
+        _ = cancellable
+    }
+
+    @Test func encodeDecodeRoundTrip() {
+        var users: [User] = []
+        let cancellable = [User(id: "a"), User(id: "b")].publisher
+            .encode(encoder: TestJSONEncoder())
+            .decode(type: User.self, decoder: TestJSONDecoder())
+            .sink(receiveCompletion: { _ in }, receiveValue: { users.append($0) })
+        #expect(users == [User(id: "a"), User(id: "b")])
+        _ = cancellable
     }
 
     @Test func decodingErrorFailsAndCancelsUpstream() {

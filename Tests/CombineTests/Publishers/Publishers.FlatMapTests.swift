@@ -254,4 +254,11 @@ struct FlatMapTests {
         #expect(tb.events.dropFirst() == [.value(6), .completion(.failure(.bang))])
         #expect(tc.values == [2])
     }
+
+    @Test func cancelFromReceiveSubscriptionRequestsNothing() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        outer.flatMap(maxPublishers: .max(3)) { _ in Inner() }
+            .subscribe(AnySubscriber<Int, TestError>(receiveSubscription: { $0.cancel() }))
+        #expect(outer.calls == [.cancel])
+    }
 }

@@ -80,6 +80,43 @@ struct HandleEventsTests {
         #expect(!upstream.hasSubscriber)
     }
 
+    @Test func specAssignHappensBeforeCompletionHandler() {
+        // [003] "assign(to:on:)": prints `1 Unknown` then `2 Shai`.
+        final class Person {
+            var name = "Unknown"
+        }
+        let person = Person()
+        var lines = ["1 \(person.name)"]
+        var subscriptions = Set<AnyCancellable>()
+        Just("Shai")
+            .handleEvents(receiveCompletion: { _ in lines.append("2 \(person.name)") })
+            .assign(to: \.name, on: person)
+            .store(in: &subscriptions)
+        #expect(lines == ["1 Unknown", "2 Shai"])
+    }
+
+    @Test func specAllFiveClosuresInApplesOrder() {
+        // [000]'s example with every closure; shipping order is subscription, request, output,
+        // completion.
+        var lines: [String] = []
+        let cancellable = [1, 2].publisher
+            .handleEvents(
+                receiveSubscription: { lines.append("receiveSubscription event called with \(String(describing: $0))") },
+                receiveOutput: { lines.append("receiveOutput was invoked with \(String(describing: $0))") },
+                receiveCompletion: { lines.append("receiveCompletion event called with \(String(describing: $0))") },
+                receiveCancel: { lines.append("receiveCancel event invoked") },
+                receiveRequest: { lines.append("receiveRequest event called with \(String(describing: $0))") })
+            .sink { _ in }
+        #expect(lines == [
+            "receiveSubscription event called with [1, 2]",
+            "receiveRequest event called with unlimited",
+            "receiveOutput was invoked with 1",
+            "receiveOutput was invoked with 2",
+            "receiveCompletion event called with finished",
+        ])
+        _ = cancellable
+    }
+
     @Test func nilClosuresAreSkipped() {
         let upstream = TestUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()

@@ -231,4 +231,45 @@ struct MergeTests {
         #expect(probe.completions.count == 1)
         #expect(probe.eventsAfterCompletion == 0)
     }
+
+    /// [004] (reconstructed): merging odd and even subjects gives single values in send order.
+    @Test func bookOddAndEvenSubjects() {
+        let odd = PassthroughSubject<Int, Never>(), even = PassthroughSubject<Int, Never>()
+        var printed: [Int] = []
+        let cancellable = odd.merge(with: even).sink { printed.append($0) }
+        for value in 1...6 { (value.isMultiple(of: 2) ? even : odd).send(value) }
+        #expect(printed == [1, 2, 3, 4, 5, 6])
+        cancellable.cancel()
+    }
+
+    /// [002]'s `mergedStories(ids:)`: folding `merge(with:)` over type-erased publishers, then
+    /// finishing once every story publisher has finished.
+    @Test func bookReduceOfMergePattern() {
+        struct Story: Equatable { let id: Int }
+        func story(id: Int) -> AnyPublisher<Story, any Error> {
+            Just(Story(id: id)).setFailureType(to: (any Error).self).eraseToAnyPublisher()
+        }
+        func mergedStories(ids storyIDs: [Int]) -> AnyPublisher<Story, any Error> {
+            precondition(!storyIDs.isEmpty)
+            let initialPublisher = story(id: storyIDs[0])
+            let remainder = Array(storyIDs.dropFirst())
+            return remainder.reduce(initialPublisher) { combined, id in
+                combined.merge(with: story(id: id)).eraseToAnyPublisher()
+            }
+        }
+        var stories: [Story] = []
+        var completion: String?
+        let cancellable = mergedStories(ids: [1000, 1001, 1002])
+            .sink(receiveCompletion: { completion = "\($0)" }, receiveValue: { stories.append($0) })
+        #expect(stories == [Story(id: 1000), Story(id: 1001), Story(id: 1002)])
+        #expect(completion == "finished")
+        cancellable.cancel()
+    }
+
+    @Test func cancelFromReceiveSubscriptionCancelsEachUpstreamAsItArrives() {
+        let a = Upstream(), b = Upstream()
+        a.merge(with: b).subscribe(AnySubscriber<Int, TestError>(receiveSubscription: { $0.cancel() }))
+        #expect(a.calls == [.cancel])
+        #expect(b.calls == [.cancel])
+    }
 }

@@ -124,6 +124,75 @@ struct PrintTests {
             """)
     }
 
+    @Test func specSequencePrintToStandardOutput() async {
+        // [002]: `let subscription = (1...3).publisher.print("publisher").sink { _ in }`.
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            let subscription = (1...3).publisher.print("publisher").sink { _ in }
+            _ = subscription
+        }
+        let text = result.map { String(decoding: $0.standardOutputContent, as: UTF8.self) } ?? ""
+        #expect(text == """
+            publisher: receive subscription: (1...3)
+            publisher: request unlimited
+            publisher: receive value: (1)
+            publisher: receive value: (2)
+            publisher: receive value: (3)
+            publisher: receive finished
+
+            """)
+    }
+
+    @Test func specTimeLoggerSeesLineAndTerminatorSeparately() {
+        // [002]'s `TimeLogger` skips writes that are empty once trimmed, i.e. the "\n"
+        // terminators, and stamps every other write: one stamped line per event.
+        final class TimeLogger: TextOutputStream {
+            var stamped: [String] = []
+            func write(_ string: String) {
+                let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !trimmed.isEmpty else { return }
+                stamped.append("+0.00000s: \(string)")
+            }
+        }
+        let logger = TimeLogger()
+        let subscription = (1...3).publisher.print("publisher", to: logger).sink { _ in }
+        _ = subscription
+        #expect(logger.stamped == [
+            "+0.00000s: publisher: receive subscription: (1...3)",
+            "+0.00000s: publisher: request unlimited",
+            "+0.00000s: publisher: receive value: (1)",
+            "+0.00000s: publisher: receive value: (2)",
+            "+0.00000s: publisher: receive value: (3)",
+            "+0.00000s: publisher: receive finished",
+        ])
+    }
+
+    @Test func specSinkZeroDemandAndJust() {
+        let log = WriteLog()
+        let cancellable = Just(5).print("just", to: log).sink { _ in }
+        _ = cancellable
+        #expect(log.lines == [
+            "just: receive subscription: (Just)",
+            "just: request unlimited",
+            "just: receive value: (5)",
+            "just: receive finished",
+        ])
+    }
+
+    @Test func specCancelledSinkPrintsReceiveCancel() {
+        let log = WriteLog()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.print("s", to: log).sink { _ in }
+        subject.send(1)
+        cancellable.cancel()
+        subject.send(2)
+        #expect(log.lines == [
+            "s: receive subscription: (PassthroughSubject)",
+            "s: request unlimited",
+            "s: receive value: (1)",
+            "s: receive cancel",
+        ])
+    }
+
     @Test func reflection() throws {
         let upstream = TestUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()

@@ -87,6 +87,17 @@ struct ReplaceErrorTests {
         #expect(mirror?.children.map(\.label) == ["downstream", "output"])
     }
 
+    @Test func specialisedOverloadsKeepTheirTypes() {
+        let just: Just<Int> = Just(1).replaceError(with: 2)
+        #expect(just.output == 1)
+        let optional: Optional<Int>.Publisher = Optional(3).publisher.replaceError(with: 4)
+        #expect(optional.output == 3)
+        let success: Result<Int, Never>.Publisher = Result<Int, Boom>.success(5).publisher.replaceError(with: 6)
+        #expect(success.result.get() == 5)
+        let failure: Result<Int, Never>.Publisher = Result<Int, Boom>.failure(.boom).publisher.replaceError(with: 6)
+        #expect(failure.result.get() == 6)
+    }
+
     @Test func equatable() {
         let a = Publishers.ReplaceError(upstream: EquatableUpstream(id: 1), output: 5)
         #expect(a == Publishers.ReplaceError(upstream: EquatableUpstream(id: 1), output: 5))

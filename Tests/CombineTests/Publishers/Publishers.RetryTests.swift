@@ -94,6 +94,79 @@ struct RetryTests {
         ])
     }
 
+    @Test func specReplaceErrorAfterRetry() {
+        // [003]: four failed tries, then the placeholder image and `finished`.
+        var log: [String] = []
+        let service = FlakyPhotoPublisher(failingTimes: .max)
+        let cancellable = service
+            .handleEvents(
+                receiveSubscription: { _ in log.append("Trying ...") },
+                receiveCompletion: {
+                    guard case .failure(let error) = $0 else { return }
+                    log.append("Got error: \(error)")
+                })
+            .retry(3)
+            .replaceError(with: "na.jpg")
+            .sink(receiveCompletion: { log.append("\($0)") }, receiveValue: { log.append("Got image: \($0)") })
+        _ = cancellable
+        #expect(log == Array(repeating: ["Trying ...", "Got error: Failed fetching image with high quality"], count: 4).flatMap { $0 }
+            + ["Got image: na.jpg", "finished"])
+    }
+
+    @Test func specCatchAfterRetryFallsBackToLowQuality() {
+        // [003]: four failed tries, then `catch` subscribes to the low-quality fetch.
+        var log: [String] = []
+        let service = FlakyPhotoPublisher(failingTimes: .max)
+        let cancellable = service
+            .handleEvents(
+                receiveSubscription: { _ in log.append("Trying ...") },
+                receiveCompletion: {
+                    guard case .failure(let error) = $0 else { return }
+                    log.append("Got error: \(error)")
+                })
+            .retry(3)
+            .catch { _ -> Just<String> in
+                log.append("Failed fetching high quality, falling back to low quality")
+                return Just("lq.jpg")
+            }
+            .replaceError(with: "na.jpg")
+            .sink(receiveCompletion: { log.append("\($0)") }, receiveValue: { log.append("Got image: \($0)") })
+        _ = cancellable
+        #expect(log == Array(repeating: ["Trying ...", "Got error: Failed fetching image with high quality"], count: 4).flatMap { $0 }
+            + ["Failed fetching high quality, falling back to low quality", "Got image: lq.jpg", "finished"])
+    }
+
+    @Test func specRetryDemoWithFailAndPrint() {
+        // [001] `testRetryWithOneShotFailPublisher`. The book's log comes from iOS 13, which
+        // showed the downstream subscription after the errors; here (as on current systems) the
+        // subscription comes first. `Fail`'s subscription prints as `Empty`. The trailing
+        // `receive cancel` of the book does not appear: the sink has already let go of its
+        // subscription when it completed.
+        enum TestFailureCondition: Error { case invalidServerResponse }
+        final class Log: TextOutputStream {
+            var lines: [String] = []
+            func write(_ string: String) { if string != "\n" { lines.append(string) } }
+        }
+        let log = Log()
+        var completion: String?
+        let _ = Fail(outputType: String.self, failure: TestFailureCondition.invalidServerResponse)
+            .print("(1)>", to: log)
+            .retry(3)
+            .print("(2)>", to: log)
+            .sink(receiveCompletion: { completion = "\($0)" }, receiveValue: { _ in })
+        let attempt = ["(1)>: receive subscription: (Empty)", "(1)>: request unlimited", "(1)>: receive error: (invalidServerResponse)"]
+        #expect(log.lines == [
+            "(1)>: receive subscription: (Empty)",
+            "(2)>: receive subscription: (Retry)",
+            "(2)>: request unlimited",
+            "(1)>: request unlimited",
+            "(1)>: receive error: (invalidServerResponse)",
+        ] + attempt + attempt + attempt + ["(2)>: receive error: (invalidServerResponse)"])
+        #expect(log.lines.filter { $0 == "(1)>: receive error: (invalidServerResponse)" }.count == 4)
+        #expect(completion?.hasPrefix("failure(") == true)
+        #expect(completion?.hasSuffix("invalidServerResponse)") == true)
+    }
+
     @Test func retryNSubscribesNPlusOneTimes() {
         for retries in 0...4 {
             let service = FlakyPhotoPublisher(failingTimes: .max)
@@ -151,6 +224,15 @@ struct RetryTests {
         upstream.send(completion: .failure(.boom))
         #expect(upstream.subscriptionCount == 2)
         #expect(subscriber.completions.isEmpty)
+    }
+
+    @Test func specialisedOverloadsKeepTheirTypes() {
+        let just: Just<Int> = Just(1).retry(3)
+        #expect(just.output == 1)
+        let optional: Optional<Int>.Publisher = Optional<Int>.none.publisher.retry(3)
+        #expect(optional.output == nil)
+        let result: Result<Int, Boom>.Publisher = Result<Int, Boom>.failure(.boom).publisher.retry(3)
+        if case .failure(.boom) = result.result {} else { Issue.record("expected the same failure") }
     }
 
     @Test func equatableAndProperties() {

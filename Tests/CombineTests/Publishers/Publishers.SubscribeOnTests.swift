@@ -50,6 +50,33 @@ struct PublishersSubscribeOnTests {
         }
         #expect(onQueue == [true, true])
     }
+
+    /// Spec (Kodeco ch. 17 §2.5): `.subscribe(on: queue).receive(on: DispatchQueue.main)` does the
+    /// work on the queue and delivers "Computation complete" on the main queue.
+    @Test func bookExampleSubscribeOnThenReceiveOnMain() async {
+        let queue = DispatchQueue(label: "serial queue")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "serial queue")
+        DispatchQueue.main.setSpecific(key: key, value: "main")
+        let log = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+            var log: [String] = []
+            var cancellable: AnyCancellable?
+            cancellable = ExpensiveComputation {
+                log.append("Beginning expensive computation on \(DispatchQueue.getSpecific(key: key) ?? "?")")
+            }
+            .subscribe(on: queue)
+            .receive(on: DispatchQueue.main)
+            .sink { value in
+                log.append("Received computation result on \(DispatchQueue.getSpecific(key: key) ?? "?"): '\(value)'")
+                continuation.resume(returning: log)
+                _ = cancellable
+            }
+        }
+        #expect(log == [
+            "Beginning expensive computation on serial queue",
+            "Received computation result on main: 'Computation complete'",
+        ])
+    }
 }
 
 /// The book's `ExpensiveComputation`: does its work in `receive(subscriber:)`, then publishes.

@@ -227,4 +227,10 @@ struct SwitchToLatestTests {
         #expect(tb.values == [2])
         #expect(tc.events.dropFirst() == [.value(3), .completion(.failure(.bang))])
     }
+
+    @Test func cancelFromReceiveSubscriptionRequestsNothing() {
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        outer.switchToLatest().subscribe(AnySubscriber<Int, TestError>(receiveSubscription: { $0.cancel() }))
+        #expect(outer.calls == [.cancel])
+    }
 }

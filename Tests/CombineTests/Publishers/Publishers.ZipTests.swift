@@ -185,4 +185,49 @@ struct ZipTests {
         #expect(out == [11, 111, 1111])
         _ = cancellables
     }
+
+    /// [000] Pattern 7: step 1, then `Publishers.Zip3` of three parallel steps (Futures completed
+    /// on background threads) mapped to `true`, then steps 3 and 4, each started by `flatMap`.
+    @Test func bookSequencingAsyncOperations() async {
+        final class Log: @unchecked Sendable {
+            private let lock = NSLock()
+            private var steps: [String] = []
+            func add(_ step: String) { lock.withLock { steps.append(step) } }
+            var all: [String] { lock.withLock { steps } }
+        }
+        let log = Log()
+        func step(_ name: String) -> AnyPublisher<Bool, any Error> {
+            Future<Bool, any Error> { fulfil in
+                nonisolated(unsafe) let promise = fulfil
+                DispatchQueue.global().async {
+                    usleep(UInt32.random(in: 100...2_000))
+                    log.add(name)
+                    promise(.success(true))
+                }
+            }
+            .eraseToAnyPublisher()
+        }
+        var cancellable: AnyCancellable?
+        let done: Bool = await withCheckedContinuation { continuation in
+            cancellable = Deferred { step("1") }
+                .flatMap { _ in Publishers.Zip3(step("2.1"), step("2.2"), step("2.3")).map { _ in true }.eraseToAnyPublisher() }
+                .flatMap { _ in step("3") }
+                .flatMap { _ in step("4") }
+                .sink(receiveCompletion: { _ in continuation.resume(returning: true) }, receiveValue: { _ in })
+        }
+        #expect(done)
+        cancellable?.cancel()
+        let steps = log.all
+        #expect(steps.count == 6)
+        #expect(steps.first == "1")
+        #expect(Set(steps[1...3]) == ["2.1", "2.2", "2.3"])
+        #expect(Array(steps.suffix(2)) == ["3", "4"])
+    }
+
+    @Test func cancelFromReceiveSubscriptionCancelsEachUpstreamAsItArrives() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        a.zip(b).subscribe(AnySubscriber<(Int, Int), Never>(receiveSubscription: { $0.cancel() }))
+        #expect(a.calls == [.cancel])
+        #expect(b.calls == [.cancel])
+    }
 }

@@ -99,6 +99,94 @@ struct PassthroughSubjectTests {
         #expect(counter.overlaps.load(ordering: .relaxed) == 0)
     }
 
+    /// Runs `body` on `count` OS threads at once and waits for all of them.
+    private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+        let done = DispatchGroup()
+        for index in 0..<count {
+            done.enter()
+            Thread {
+                body(index)
+                done.leave()
+            }.start()
+        }
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+
+    @Test func concurrentSendAndCompletionNothingAfterCompletion() async {
+        for _ in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let unlimited = SerializationCheckingSubscriber<Int, Never>()
+            let paced = SerializationCheckingSubscriber<Int, Never>(initialDemand: .max(1), demandAfterValue: .max(1))
+            subject.subscribe(unlimited)
+            subject.subscribe(paced)
+            await onThreads(4) { index in
+                if index == 3 {
+                    for _ in 0..<200 { sched_yield() }
+                    subject.send(completion: .finished)
+                } else {
+                    for value in 0..<2_000 { subject.send(value) }
+                }
+            }
+            #expect(unlimited.overlaps == 0)
+            #expect(paced.overlaps == 0)
+            #expect(unlimited.completions.count == 1)
+            #expect(paced.completions.count == 1)
+            #expect(unlimited.eventsAfterCompletion == 0)
+            #expect(paced.eventsAfterCompletion == 0)
+        }
+    }
+
+    @Test func concurrentSendAndCancelStopsAndReleases() async {
+        for _ in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            weak var weakSubscriber: SerializationCheckingSubscriber<Int, Never>?
+            var received = 0
+            do {
+                let subscriber = SerializationCheckingSubscriber<Int, Never>()
+                weakSubscriber = subscriber
+                subject.subscribe(subscriber)
+                nonisolated(unsafe) let subscription = subscriber.subscription
+                await onThreads(4) { index in
+                    if index == 3 {
+                        for _ in 0..<200 { sched_yield() }
+                        subscription?.cancel()
+                    } else {
+                        for value in 0..<2_000 { subject.send(value) }
+                    }
+                }
+                received = subscriber.values.count
+                subject.send(-1)
+                #expect(subscriber.values.count == received)
+                #expect(subscriber.overlaps == 0)
+                #expect(subscriber.completions.isEmpty)
+            }
+            // The subscriber keeps its subscription, but the cancelled conduit let go of it.
+            #expect(weakSubscriber == nil)
+        }
+    }
+
+    @Test func demandChangesUnderConcurrentSends() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = SerializationCheckingSubscriber<Int, Never>(initialDemand: .max(10))
+        subject.subscribe(subscriber)
+        nonisolated(unsafe) let subscription = subscriber.subscription
+        await onThreads(4) { index in
+            if index == 3 {
+                for _ in 0..<100 { subscription?.request(.max(5)); sched_yield() }
+                subscription?.request(.unlimited)
+            } else {
+                for value in 0..<5_000 { subject.send(value) }
+            }
+        }
+        let before = subscriber.values.count
+        #expect(before >= 10)
+        subject.send(1)
+        #expect(subscriber.values.count == before + 1)
+        #expect(subscriber.overlaps == 0)
+    }
+
     @Test func concurrentSubscribeSendCancel() async {
         let subject = PassthroughSubject<Int, Never>()
         await withTaskGroup(of: Void.self) { group in

@@ -9,6 +9,8 @@ import Foundation
 let mode = CommandLine.arguments.dropFirst().first ?? "runloop"
 let subject = PassthroughSubject<Int, Never>()
 var received: [Int] = []
+var receivedOnRunLoop: [Int] = []
+var allOnMainThread = true
 
 let subscription = subject
     .receive(on: DispatchQueue.main)
@@ -20,6 +22,20 @@ let subscription = subject
         },
         receiveValue: { received.append($0) })
 
+// `RunLoop.main` as a scheduler needs the main run loop to run, so only in "runloop" mode.
+let runLoopSubscription = mode == "runloop"
+    ? subject
+        .receive(on: RunLoop.main)
+        .sink(
+            receiveCompletion: { _ in
+                print("RunLoop.main delivered \(receivedOnRunLoop), on the main thread: \(allOnMainThread)")
+            },
+            receiveValue: {
+                allOnMainThread = allOnMainThread && Thread.isMainThread
+                receivedOnRunLoop.append($0)
+            })
+    : nil
+
 DispatchQueue.global().async {
     for value in 1...3 { subject.send(value) }
     subject.send(completion: .finished)
@@ -30,8 +46,10 @@ case "dispatchMain":
     // Never returns; the completion handler above exits the process.
     dispatchMain()
 default:
-    // Running the main run loop also drains the main queue, on the main thread.
+    // Running the main run loop serves `RunLoop.main` and also drains the main queue, both on
+    // the main thread.
     RunLoop.main.run(until: Date(timeIntervalSinceNow: 1))
     print("run loop returned")
 }
 subscription.cancel()
+runLoopSubscription?.cancel()

@@ -1,6 +1,6 @@
 extension Publishers {
     /// How a buffer is filled from its upstream.
-    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+    public enum PrefetchStrategy: Equatable, Hashable {
         /// Ask the upstream for as many values as the buffer holds as soon as the subscriber
         /// connects, then keep asking for one more each time a buffered place is freed, so the
         /// buffer stays full.

@@ -288,23 +288,15 @@ extension Publisher {
         Publishers.CombineLatest(self, other)
     }
 
-    /// Combines this publisher with 2 others: after each has sent a value, every new value
-    /// from any of them produces a tuple of the latest values.
-    ///
-    ///     let letters = PassthroughSubject<String, Never>()
-    ///     let numbers = PassthroughSubject<Int, Never>()
-    ///     letters.combineLatest(numbers)   // a, 1, 2, b → (a,1) (a,2) (b,2)
+    /// Combines this publisher with the latest values of 2 other publishers, as tuples of
+    /// 3; see the two-publisher form.
     public func combineLatest<P, Q>(_ publisher1: P, _ publisher2: Q) -> Publishers.CombineLatest3<Self, P, Q>
     where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
         Publishers.CombineLatest3(self, publisher1, publisher2)
     }
 
-    /// Combines this publisher with 3 others: after each has sent a value, every new value
-    /// from any of them produces a tuple of the latest values.
-    ///
-    ///     let letters = PassthroughSubject<String, Never>()
-    ///     let numbers = PassthroughSubject<Int, Never>()
-    ///     letters.combineLatest(numbers)   // a, 1, 2, b → (a,1) (a,2) (b,2)
+    /// Combines this publisher with the latest values of 3 other publishers, as tuples of
+    /// 4; see the two-publisher form.
     public func combineLatest<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
@@ -338,3 +330,8 @@ extension Publisher {
     }
 
 }
+
+// Sendable when everything it stores is.
+extension Publishers.CombineLatest: Sendable where A: Sendable, B: Sendable {}
+extension Publishers.CombineLatest3: Sendable where A: Sendable, B: Sendable, C: Sendable {}
+extension Publishers.CombineLatest4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}

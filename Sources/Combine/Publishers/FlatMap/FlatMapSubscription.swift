@@ -32,7 +32,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return
         }
         downstream.receive(subscription: self)
-        if maxPublishers != .none { subscription.request(maxPublishers) }
+        // The subscriber may have cancelled from `receive(subscription:)`.
+        if maxPublishers != .none, state.withLock({ $0.acceptsUpstreamValues }) {
+            subscription.request(maxPublishers)
+        }
     }
 
     @inlinable

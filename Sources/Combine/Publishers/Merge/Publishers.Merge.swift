@@ -637,3 +637,12 @@ extension Publisher {
         Publishers.MergeMany(self, other)
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Merge: Sendable where A: Sendable, B: Sendable {}
+extension Publishers.Merge3: Sendable where A: Sendable, B: Sendable, C: Sendable {}
+extension Publishers.Merge4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}
+extension Publishers.Merge5: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable {}
+extension Publishers.Merge6: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable, F: Sendable {}
+extension Publishers.Merge7: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable, F: Sendable, G: Sendable {}
+extension Publishers.Merge8: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable, F: Sendable, G: Sendable, H: Sendable {}

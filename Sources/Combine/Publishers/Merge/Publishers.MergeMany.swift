@@ -50,3 +50,6 @@ extension Publishers.MergeMany: Equatable where Upstream: Equatable {
         lhs.publishers == rhs.publishers
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.MergeMany: Sendable where Upstream: Sendable {}

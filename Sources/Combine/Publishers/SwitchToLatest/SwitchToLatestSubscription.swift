@@ -24,7 +24,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             return
         }
         downstream.receive(subscription: self)
-        subscription.request(.unlimited)
+        // The subscriber may have cancelled from `receive(subscription:)`.
+        if state.withLock({ $0.gate.isOpen }) { subscription.request(.unlimited) }
     }
 
     @inlinable

@@ -302,21 +302,15 @@ extension Publisher {
         Publishers.Zip(self, other)
     }
 
-    /// Pairs this publisher's values one to one with those of 2 other publishers, as tuples.
-    ///
-    ///     let letters = PassthroughSubject<String, Never>()
-    ///     let numbers = PassthroughSubject<Int, Never>()
-    ///     letters.zip(numbers)   // a, 1, 2, b, c, d, 3, 10 → (a,1) (b,2) (c,3) (d,10)
+    /// Pairs this publisher's values one to one with those of 2 other publishers, as tuples of
+    /// 3; see the two-publisher form.
     public func zip<P, Q>(_ publisher1: P, _ publisher2: Q) -> Publishers.Zip3<Self, P, Q>
     where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
         Publishers.Zip3(self, publisher1, publisher2)
     }
 
-    /// Pairs this publisher's values one to one with those of 3 other publishers, as tuples.
-    ///
-    ///     let letters = PassthroughSubject<String, Never>()
-    ///     let numbers = PassthroughSubject<Int, Never>()
-    ///     letters.zip(numbers)   // a, 1, 2, b, c, d, 3, 10 → (a,1) (b,2) (c,3) (d,10)
+    /// Pairs this publisher's values one to one with those of 3 other publishers, as tuples of
+    /// 4; see the two-publisher form.
     public func zip<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.Zip4<Self, P, Q, R>
     where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
         Publishers.Zip4(self, publisher1, publisher2, publisher3)
@@ -350,3 +344,8 @@ extension Publisher {
     }
 
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Zip: Sendable where A: Sendable, B: Sendable {}
+extension Publishers.Zip3: Sendable where A: Sendable, B: Sendable, C: Sendable {}
+extension Publishers.Zip4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}

@@ -1,0 +1,186 @@
+extension Publishers {
+    /// A publisher that connects its connectable upstream when the first subscriber attaches,
+    /// and disconnects it when the last one cancels.
+    ///
+    /// A subscriber that attaches after everyone cancelled connects it again. Subscribers that
+    /// end with a completion (rather than a cancel) still count as attached, so a finished
+    /// upstream is not connected a second time by a late subscriber.
+    public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
+        /// Values pass through unchanged.
+        public typealias Output = Upstream.Output
+
+        /// Failures pass through unchanged.
+        public typealias Failure = Upstream.Failure
+
+        /// The connectable publisher connected on demand.
+        public final let upstream: Upstream
+
+        @usableFromInline
+        let state = LockedState(StateMachine())
+
+        /// Makes a publisher that connects `upstream` when first subscribed to.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches `subscriber` to the upstream, then connects the upstream if this is the
+        /// first subscriber.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // Counted before subscribing, so a subscriber that cancels at once (inside
+            // `receive(subscription:)`) is uncounted again rather than left counted forever.
+            let mustConnect = state.withLock { $0.subscriberAdded() }
+            upstream.subscribe(Inner(downstream: subscriber, parent: self))
+            guard mustConnect else { return }
+            let connection = upstream.connect()
+            if state.withLock({ $0.connectionMade(connection) }) {
+                connection.cancel()
+            }
+        }
+
+        @usableFromInline
+        final func subscriberCancelled() {
+            state.withLock { $0.subscriberRemoved() }?.cancel()
+        }
+    }
+}
+
+extension ConnectablePublisher {
+    /// Connects this publisher when the first subscriber attaches and disconnects it when the
+    /// last one cancels, so it can be used like an ordinary publisher.
+    ///
+    /// ```swift
+    /// Timer.publish(every: 1, on: .main, in: .common)
+    ///     .autoconnect()
+    ///     .sink { print("Timer fired at \($0)") }
+    /// ```
+    public func autoconnect() -> Publishers.Autoconnect<Self> {
+        Publishers.Autoconnect(upstream: self)
+    }
+}
+
+extension Publishers.Autoconnect {
+    /// The connection's state as a pure value: how many subscribers are attached and whether
+    /// the upstream is connected.
+    @usableFromInline
+    struct StateMachine {
+        @usableFromInline
+        enum Connection {
+            case disconnected
+            /// `connect()` is running on some thread.
+            case connecting
+            case connected(any Cancellable)
+        }
+
+        @usableFromInline var subscribers = 0
+        @usableFromInline var connection: Connection = .disconnected
+
+        @inlinable
+        init() {}
+
+        /// A subscriber attached: whether the caller must connect.
+        @inlinable
+        mutating func subscriberAdded() -> Bool {
+            subscribers += 1
+            guard case .disconnected = connection else { return false }
+            connection = .connecting
+            return true
+        }
+
+        /// `connect()` returned: whether the connection is unwanted (every subscriber cancelled
+        /// meanwhile) and must be cancelled by the caller.
+        @inlinable
+        mutating func connectionMade(_ cancellable: any Cancellable) -> Bool {
+            guard case .connecting = connection else { return true }
+            if subscribers == 0 {
+                connection = .disconnected
+                return true
+            }
+            connection = .connected(cancellable)
+            return false
+        }
+
+        /// A subscriber cancelled: the connection to cancel if it was the last one.
+        @inlinable
+        mutating func subscriberRemoved() -> (any Cancellable)? {
+            subscribers = Swift.max(0, subscribers - 1)
+            guard subscribers == 0, case .connected(let cancellable) = connection else { return nil }
+            connection = .disconnected
+            return cancellable
+        }
+    }
+
+    /// One subscriber's stage: it forwards everything and tells the parent when the
+    /// subscriber cancels. It is transparent in debugging output: its description is the
+    /// upstream subscription's.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let parent: Publishers.Autoconnect<Upstream>
+        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+        @usableFromInline let name = LockedState("Autoconnect")
+
+        @usableFromInline
+        init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
+            self.downstream = downstream
+            self.parent = parent
+        }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            let accepted = status.withLock { status -> Bool in
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            guard accepted else { return subscription.cancel() }
+            let described = String(describing: subscription)
+            name.withLock { $0 = described }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            downstream.receive(input)
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let live = status.withLock { status -> Bool in
+                if status.isTerminal { return false }
+                status = .terminal
+                return true
+            }
+            if live { downstream.receive(completion: completion) }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.Autoconnect subscription request(_:)")
+            status.withLock { $0.subscription }?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            let live = status.withLock { status -> (Bool, (any Subscription)?) in
+                if status.isTerminal { return (false, nil) }
+                return (true, status.terminate())
+            }
+            guard live.0 else { return }
+            live.1?.cancel()
+            parent.subscriberCancelled()
+        }
+
+        @usableFromInline var description: String { name.withLock { $0 } }
+
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream])
+        }
+
+        @usableFromInline var playgroundDescription: Any { description }
+    }
+}

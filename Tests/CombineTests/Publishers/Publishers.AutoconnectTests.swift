@@ -1,0 +1,142 @@
+import Combine
+import Foundation
+import Testing
+import TestSupport
+
+/// A connectable publisher for tests that counts `connect()` calls and disconnections.
+private final class CountingConnectable: ConnectablePublisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    let subject = PassthroughSubject<Int, Never>()
+    private let lock = NSLock()
+    private var _connects = 0
+    private var _disconnects = 0
+    var connects: Int { lock.withLock { _connects } }
+    var disconnects: Int { lock.withLock { _disconnects } }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subject.subscribe(subscriber)
+    }
+
+    func connect() -> any Cancellable {
+        lock.withLock { _connects += 1 }
+        return AnyCancellable { [self] in lock.withLock { _disconnects += 1 } }
+    }
+}
+
+@Suite("Publishers.Autoconnect")
+struct AutoconnectTests {
+    @Test func connectsOnFirstSubscriberOnly() {
+        let upstream = CountingConnectable()
+        let auto = upstream.autoconnect()
+        #expect(upstream.connects == 0)
+        let first = TrackingSubscriber<Int, Never>()
+        auto.subscribe(first)
+        #expect(upstream.connects == 1)
+        let second = TrackingSubscriber<Int, Never>()
+        auto.subscribe(second)
+        #expect(upstream.connects == 1)
+        upstream.subject.send(3)
+        #expect(first.values == [3])
+        #expect(second.values == [3])
+        #expect(auto.upstream === upstream)
+    }
+
+    @Test func disconnectsWhenTheLastSubscriberCancels() {
+        let upstream = CountingConnectable()
+        let auto = upstream.autoconnect()
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        auto.subscribe(first)
+        auto.subscribe(second)
+        first.cancel()
+        first.cancel()
+        #expect(upstream.disconnects == 0)
+        second.cancel()
+        #expect(upstream.disconnects == 1)
+        auto.subscribe(TrackingSubscriber<Int, Never>())
+        #expect(upstream.connects == 2)
+    }
+
+    @Test func subscriberCancellingAtOnceLeavesItDisconnected() {
+        final class Impatient: Subscriber {
+            typealias Input = Int
+            typealias Failure = Never
+            func receive(subscription: any Subscription) { subscription.cancel() }
+            func receive(_ input: Int) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let upstream = CountingConnectable()
+        let auto = upstream.autoconnect()
+        auto.subscribe(Impatient())
+        #expect(upstream.connects == 1)
+        #expect(upstream.disconnects == 1)
+        let next = TrackingSubscriber<Int, Never>()
+        auto.subscribe(next)
+        #expect(upstream.connects == 2)
+        next.cancel()
+        #expect(upstream.disconnects == 2)
+    }
+
+    @Test func completedSubscribersStillCount() {
+        let upstream = CountingConnectable()
+        let auto = upstream.autoconnect()
+        let first = TrackingSubscriber<Int, Never>()
+        auto.subscribe(first)
+        upstream.subject.send(completion: .finished)
+        let late = TrackingSubscriber<Int, Never>()
+        auto.subscribe(late)
+        #expect(late.completions == [.finished])
+        #expect(upstream.connects == 1)
+    }
+
+    @Test func makeConnectableAutoconnectBehavesLikeAPlainPublisher() {
+        var received: [String] = []
+        let cancellable = Just("woot").makeConnectable().autoconnect().sink { received.append($0) }
+        #expect(received == ["woot"])
+        _ = cancellable
+    }
+
+    @Test func subscriptionIsTransparentInDescriptions() throws {
+        let subscriber = TrackingSubscriber<Int, Never>()
+        TestUpstream<Int, Never>().makeConnectable().autoconnect().subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "Multicast")
+        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+    }
+
+    @Test func cancelReachesTheUpstreamSubscription() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.makeConnectable().autoconnect().subscribe(subscriber)
+        #expect(upstream.calls == [.request(.unlimited)])
+        subscriber.cancel()
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+    }
+
+    @Test func releasedAfterCancel() {
+        weak var weakSubscription: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            upstream.makeConnectable().autoconnect().subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            subscriber.cancel()
+        }
+        #expect(weakSubscription == nil)
+        #expect(!upstream.hasSubscriber)
+    }
+
+    @Test func concurrentFirstSubscribersConnectOnce() {
+        for _ in 0..<20 {
+            let upstream = CountingConnectable()
+            nonisolated(unsafe) let auto = upstream.autoconnect()
+            let subscribers = (0..<8).map { _ in TrackingSubscriber<Int, Never>() }
+            DispatchQueue.concurrentPerform(iterations: subscribers.count) { auto.subscribe(subscribers[$0]) }
+            #expect(upstream.connects == 1)
+            DispatchQueue.concurrentPerform(iterations: subscribers.count) { subscribers[$0].cancel() }
+            #expect(upstream.disconnects == 1)
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Combine
+import Foundation
+import Testing
+import TestSupport
+
+private enum Boom: Error, Equatable { case boom }
+
+private final class Lines: TextOutputStream, @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func write(_ string: String) { lock.withLock { text += string } }
+    func add(_ line: String) { write(line + "\n") }
+    var lines: [String] { lock.withLock { text.split(separator: "\n").map(String.init) } }
+}
+
+@Suite("Publishers.Multicast")
+struct MulticastTests {
+    @Test func specMulticastWithSubjectSendsOnceToBothSinks() {
+        // [002]: `.print("multicast").multicast(subject: subject)`, two sinks, then connect.
+        let log = Lines()
+        let upstream = TestUpstream<String, Boom>(name: "DataTaskPublisher")
+        let subject = PassthroughSubject<String, Boom>()
+        let multicasted = upstream.print("multicast", to: log).multicast(subject: subject)
+        var cancellables = Set<AnyCancellable>()
+        multicasted.sink(receiveCompletion: { _ in }, receiveValue: { log.add("subscription1 received: '\($0)'") }).store(in: &cancellables)
+        multicasted.sink(receiveCompletion: { _ in }, receiveValue: { log.add("subscription2 received: '\($0)'") }).store(in: &cancellables)
+        #expect(log.lines.isEmpty)
+        multicasted.connect().store(in: &cancellables)
+        upstream.send("303425 bytes")
+        upstream.send(completion: .finished)
+        #expect(log.lines == [
+            "multicast: receive subscription: (DataTaskPublisher)",
+            "multicast: request unlimited",
+            "multicast: receive value: (303425 bytes)",
+            "subscription1 received: '303425 bytes'",
+            "subscription2 received: '303425 bytes'",
+            "multicast: receive finished",
+        ])
+        #expect(upstream.subscriptionCount == 1)
+    }
+
+    @Test func nothingFlowsBeforeConnect() {
+        let upstream = TestUpstream<Int, Never>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+        let subscriber = TrackingSubscriber<Int, Never>()
+        multicast.subscribe(subscriber)
+        #expect(upstream.subscriptionCount == 0)
+        #expect(subscriber.events == [.subscription("Multicast")])
+        let connection = multicast.connect()
+        #expect(upstream.subscriptionCount == 1)
+        #expect(upstream.calls == [.request(.unlimited)])
+        upstream.send(1)
+        connection.cancel()
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+        upstream.send(2)
+        #expect(subscriber.values == [1])
+    }
+
+    @Test func subjectIsCreatedOnceAndLazily() {
+        var made = 0
+        let multicast = TestUpstream<Int, Never>().multicast { () -> PassthroughSubject<Int, Never> in
+            made += 1
+            return PassthroughSubject()
+        }
+        #expect(made == 0)
+        multicast.subscribe(TrackingSubscriber<Int, Never>())
+        multicast.subscribe(TrackingSubscriber<Int, Never>())
+        _ = multicast.connect()
+        #expect(made == 1)
+    }
+
+    @Test func currentValueSubjectGivesLateSubscribersTheLatestValue() {
+        let upstream = TestUpstream<Int, Never>()
+        let multicast = upstream.multicast(subject: CurrentValueSubject<Int, Never>(0))
+        let early = TrackingSubscriber<Int, Never>()
+        multicast.subscribe(early)
+        let connection = multicast.connect()
+        upstream.send(5)
+        let late = TrackingSubscriber<Int, Never>()
+        multicast.subscribe(late)
+        #expect(early.values == [0, 5])
+        #expect(late.values == [5])
+        connection.cancel()
+    }
+
+    @Test func demandIsPerSubscriber() {
+        let upstream = TestUpstream<Int, Never>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+        let eager = TrackingSubscriber<Int, Never>()
+        let lazy = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        multicast.subscribe(eager)
+        multicast.subscribe(lazy)
+        let connection = multicast.connect()
+        upstream.send(1)
+        upstream.send(2)
+        #expect(eager.values == [1, 2])
+        #expect(lazy.values == [1])
+        lazy.request(.max(1))
+        upstream.send(3)
+        #expect(lazy.values == [1, 3])
+        connection.cancel()
+    }
+
+    @Test func completionAndFailureReachEverySubscriber() {
+        let upstream = TestUpstream<Int, Boom>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Boom>() }
+        let first = TrackingSubscriber<Int, Boom>()
+        let second = TrackingSubscriber<Int, Boom>()
+        multicast.subscribe(first)
+        multicast.subscribe(second)
+        _ = multicast.connect()
+        upstream.send(completion: .failure(.boom))
+        #expect(first.completions == [.failure(.boom)])
+        #expect(second.completions == [.failure(.boom)])
+        let late = TrackingSubscriber<Int, Boom>()
+        multicast.subscribe(late)
+        #expect(late.completions == [.failure(.boom)])
+    }
+
+    @Test func cancellingOneSubscriberLeavesTheOthers() {
+        let upstream = TestUpstream<Int, Never>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+        let first = TrackingSubscriber<Int, Never>()
+        let second = TrackingSubscriber<Int, Never>()
+        multicast.subscribe(first)
+        multicast.subscribe(second)
+        _ = multicast.connect()
+        upstream.send(1)
+        first.cancel()
+        upstream.send(2)
+        #expect(first.values == [1])
+        #expect(second.values == [1, 2])
+        #expect(upstream.calls == [.request(.unlimited)])
+    }
+
+    @Test func propertiesAndReflection() throws {
+        let upstream = TestUpstream<Int, Never>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+        #expect(multicast.upstream === upstream)
+        _ = multicast.createSubject()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        multicast.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+    }
+
+    @Test func releasedAfterCancelAndDisconnect() {
+        weak var weakSubscription: AnyObject?
+        weak var weakMulticast: AnyObject?
+        let upstream = ReleasingTestUpstream<Int, Never>()
+        do {
+            let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+            weakMulticast = multicast
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            multicast.subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            let connection = multicast.connect()
+            upstream.send(1)
+            subscriber.cancel()
+            connection.cancel()
+        }
+        #expect(weakSubscription == nil)
+        #expect(!upstream.hasSubscriber)
+        _ = weakMulticast
+    }
+
+    @Test func concurrentSubscribersSeeContiguousOrderedValues() {
+        let subject = PassthroughSubject<Int, Never>()
+        nonisolated(unsafe) let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
+        let connection = multicast.connect()
+        let keeper = OrderRecorder()
+        multicast.subscribe(keeper)
+        let recorders = (0..<6).map { _ in OrderRecorder() }
+        let count = 3_000
+        DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { worker in
+            if worker == recorders.count {
+                for value in 0..<count { subject.send(value) }
+                subject.send(completion: .finished)
+                return
+            }
+            let recorder = recorders[worker]
+            multicast.subscribe(recorder)
+            if worker.isMultiple(of: 2) {
+                usleep(UInt32(100 * worker))
+                recorder.cancel()
+            }
+        }
+        let keptAll = keeper.received == Array(0..<count)
+        #expect(keptAll)
+        #expect(keeper.completions == 1)
+        for recorder in recorders {
+            #expect(recorder.isContiguousAndOrdered)
+            #expect(!recorder.overlapped)
+            #expect(recorder.completions <= 1)
+        }
+        connection.cancel()
+    }
+}
+
+/// Records values, checking that calls never overlap and that the values seen form one
+/// contiguous increasing run.
+final class OrderRecorder: Subscriber, Cancellable, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    private let lock = NSLock()
+    private var busy = false
+    private(set) var overlapped = false
+    private var values: [Int] = []
+    private(set) var completions = 0
+    private var subscription: (any Subscription)?
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { self.subscription = subscription }
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        lock.withLock {
+            if busy { overlapped = true }
+            busy = true
+            values.append(input)
+        }
+        lock.withLock { busy = false }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        lock.withLock { completions += 1 }
+    }
+
+    func cancel() {
+        lock.withLock { subscription }?.cancel()
+    }
+
+    /// Every value received, in order.
+    var received: [Int] { lock.withLock { values } }
+
+    var isContiguousAndOrdered: Bool {
+        let seen = lock.withLock { values }
+        return zip(seen, seen.dropFirst()).allSatisfy { $1 == $0 + 1 }
+    }
+}
