@@ -109,18 +109,16 @@ let package = Package(
         .target(
             name: "ExamplesCatalogue",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "examples",
             dependencies: ["ExamplesCatalogue"],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ExamplesCatalogue", combineDependency],
+            dependencies: ["ExamplesCatalogue", combineDependency, "CombineTesting"],
             swiftSettings: strict
         ),
 
@@ -128,14 +126,12 @@ let package = Package(
         .target(
             name: "NewsKit",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             resources: [.copy("Snapshot")],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "news",
             dependencies: ["NewsKit"],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -145,7 +141,6 @@ let package = Package(
                 combineDependency,
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
 
@@ -153,13 +148,11 @@ let package = Package(
         .target(
             name: "ColorCalc",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ColorCalcTests",
             dependencies: ["ColorCalc", combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
     ],

@@ -26,9 +26,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
     /// Creates a scheduler whose virtual clock starts at `now`.
     /// - Parameters:
-    ///   - now: the virtual time the clock starts at.
-    ///   - minimumTolerance: what ``minimumTolerance`` reports (zero by default); it
-    ///     has no effect on when actions run.
+    ///   - now: the instant the virtual clock starts at.
+    ///   - minimumTolerance: what ``minimumTolerance`` reports (zero by default); it has no
+    ///     effect on when actions run.
     public init(now: SchedulerTimeType, minimumTolerance: SchedulerTimeType.Stride = .zero) {
         queue = VirtualTimeQueue(now: now)
         tolerance = minimumTolerance
