@@ -178,6 +178,22 @@ struct BufferTests {
         #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
+    /// Regression: `.byRequest` used to ask upstream for the whole finite downstream demand, so a
+    /// value arriving while another thread drained could overflow the buffer (crashing the
+    /// concurrent test below through its `customError`).
+    @Test func byRequestNeverAsksForMoreThanTheFreeSpace() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(10))
+        upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        #expect(upstream.calls == [.request(.max(2))])
+        // Each value passes straight through and frees its slot: one more is asked for each time,
+        // until upstream already owes all that downstream still wants (values 9 and 10).
+        for value in 1...8 { #expect(upstream.send(value) == .max(1)) }
+        for value in 9...10 { #expect(upstream.send(value) == .none) }
+        #expect(upstream.calls == [.request(.max(2))])  // the rest came back from `receive`
+        #expect(subscriber.values == Array(1...10))
+    }
+
     @Test func finishedWaitsForBufferedValues() {
         let upstream = TestUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)

@@ -75,7 +75,13 @@ extension Publishers.Buffer {
             let target: Subscribers.Demand
             switch prefetch {
             case .keepFull: target = .max(Swift.max(0, size - buffer.count))
-            case .byRequest: target = demand - buffer.count
+            // A finite demand is capped at the free space: values that arrive while another
+            // thread holds the drainer's turn are buffered even when downstream wants them, so
+            // asking for the whole downstream demand could overflow the buffer under an upstream
+            // that honours demand perfectly. `topUp` runs again after every value, so the flow
+            // never stalls. Unlimited downstream demand is passed through unchanged.
+            case .byRequest:
+                target = demand == .unlimited ? .unlimited : Swift.min(demand, .max(size)) - buffer.count
             }
             let deficit = target - upstreamDemand
             guard deficit > 0 else { return .none }
