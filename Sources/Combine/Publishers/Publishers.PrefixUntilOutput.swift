@@ -95,13 +95,15 @@ extension Publishers.PrefixUntilOutput {
 
         @usableFromInline
         func terminatorFired() {
-            let upstream: (any Subscription)?? = state.withLock { state in
+            let taken: ((any Subscription)?, (any Subscription)?)? = state.withLock { state in
                 guard !state.finished else { return nil }
                 state.finished = true
-                state.terminator = .terminal
-                return .some(state.upstream.terminate())
+                return (state.upstream.terminate(), state.terminator.terminate())
             }
-            guard let upstream else { return }
+            guard let (upstream, terminator) = taken else { return }
+            // The trigger has done its job: cancelling it releases the other publisher (a subject
+            // would otherwise keep this subscription, and itself through it, until it completes).
+            terminator?.cancel()
             upstream?.cancel()
             downstream.receive(completion: .finished)
         }
