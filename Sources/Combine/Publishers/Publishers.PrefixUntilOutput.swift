@@ -95,15 +95,13 @@ extension Publishers.PrefixUntilOutput {
 
         @usableFromInline
         func terminatorFired() {
-            let taken: ((any Subscription)?, (any Subscription)?)? = state.withLock { state in
+            let upstream: (any Subscription)?? = state.withLock { state in
                 guard !state.finished else { return nil }
                 state.finished = true
-                return (state.upstream.terminate(), state.terminator.terminate())
+                state.terminator = .terminal
+                return .some(state.upstream.terminate())
             }
-            guard let (upstream, terminator) = taken else { return }
-            // The trigger has done its job: cancelling it releases the other publisher (a subject
-            // would otherwise keep this subscription, and itself through it, until it completes).
-            terminator?.cancel()
+            guard let upstream else { return }
             upstream?.cancel()
             downstream.receive(completion: .finished)
         }
