@@ -116,18 +116,16 @@ let package = Package(
         .target(
             name: "ExamplesCatalogue",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "examples",
             dependencies: ["ExamplesCatalogue"],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ExamplesCatalogue", combineDependency],
+            dependencies: ["ExamplesCatalogue", combineDependency, "CombineTesting"],
             swiftSettings: strict
         ),
 
@@ -135,14 +133,12 @@ let package = Package(
         .target(
             name: "NewsKit",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             resources: [.copy("Snapshot")],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "news",
             dependencies: ["NewsKit"],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -152,7 +148,6 @@ let package = Package(
                 combineDependency,
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
 
@@ -160,13 +155,11 @@ let package = Package(
         .target(
             name: "ColorCalc",
             dependencies: [combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "ColorCalcTests",
             dependencies: ["ColorCalc", combineDependency],
-            exclude: ["Pending"],
             swiftSettings: strict
         ),
     ],

@@ -25,6 +25,7 @@ public enum Catalogue {
             errorHandling,
             customPublishers,
             masteringIOS14,
+            networking,
         ]
     }
 

@@ -46,14 +46,17 @@ public final class SnapshotURLProtocol: URLProtocol {
         return sources.withLock { $0[host] }
     }
 
+    /// Claims requests for registered hosts only; anything else goes to the next protocol.
     override public class func canInit(with request: URLRequest) -> Bool {
         source(for: request.url) != nil
     }
 
+    /// Requests are served as they are.
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
         request
     }
 
+    /// Answers from the registered source: the file's contents (or a 404), or an offline error.
     override public func startLoading() {
         guard let url = request.url, let source = Self.source(for: url) else {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
@@ -82,5 +85,6 @@ public final class SnapshotURLProtocol: URLProtocol {
         }
     }
 
+    /// Nothing to stop: every answer is delivered synchronously from `startLoading()`.
     override public func stopLoading() {}
 }

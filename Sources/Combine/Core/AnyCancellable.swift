@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Keep the `AnyCancellable` returned by `sink` or `assign` for as long as you want the
 /// subscription to live; when the last reference goes away the subscription is cancelled. Store
-/// many of them with ``store(in:)-(inout C)`` or ``store(in:)-(inout Set<AnyCancellable>)``.
+/// many of them with ``store(in:)-(C)`` or ``store(in:)-(Set<AnyCancellable>)``.
 ///
 /// Thread safety: `cancel()` may be called from several threads at once; the action runs exactly
 /// once and is released right after. (`@unchecked Sendable`: the action is taken out by the one

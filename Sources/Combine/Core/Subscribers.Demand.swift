@@ -110,7 +110,7 @@ extension Subscribers {
             return left <= right ? .none : Demand(rawValue: UInt(left - right))
         }
 
-        /// Subtracts `rhs` from `lhs`, with the rules of ``-(_:_:)-(Demand,Demand)``.
+        /// Subtracts `rhs` from `lhs`, with the rules of `-` between two demands.
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) {
             lhs = lhs - rhs

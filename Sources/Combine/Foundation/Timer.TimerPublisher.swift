@@ -107,7 +107,10 @@ extension Timer {
             // (through `link`), so ticks continue even if nobody else holds the publisher (as with
             // `autoconnect()`); disconnecting breaks that chain.
             let link = LockedState<TimerPublisher?>(self)
-            let timer = Timer(timeInterval: interval, repeats: true) { _ in
+            // The first fire date is explicit: swift-corelibs-foundation's
+            // `Timer(timeInterval:repeats:block:)` fires at once, where Apple's fires one interval
+            // later, which is what a timer publisher's first date means.
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
                 link.withLock { $0 }?.fire()
             }
             if let tolerance { timer.tolerance = tolerance }

@@ -138,17 +138,33 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         case .demand(let demand):
             return demand
         case .finish:
-            guard let upstream = terminate() else { return .none }
-            upstream.cancel()
-            downstream.receive(completion: .finished)
+            finishFromValue()
             return .none
         case .failure:
-            let error = strategy.takeFailure()
-            guard let upstream = terminate() else { return .none }
-            upstream.cancel()
-            downstream.receive(completion: .failure(error))
+            failFromValue()
             return .none
         }
+    }
+
+    // The two ways a value can end the stream live out of line: building a completion needs the
+    // runtime metadata of `Subscribers.Completion<Failure>`, which unspecialised code would
+    // otherwise look up on every value.
+
+    @usableFromInline
+    @inline(never)
+    func finishFromValue() {
+        guard let upstream = terminate() else { return }
+        upstream.cancel()
+        downstream.receive(completion: .finished)
+    }
+
+    @usableFromInline
+    @inline(never)
+    func failFromValue() {
+        let error = strategy.takeFailure()
+        guard let upstream = terminate() else { return }
+        upstream.cancel()
+        downstream.receive(completion: .failure(error))
     }
 
     @usableFromInline

@@ -170,13 +170,17 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         }
     }
 
+    // Out of line: ending needs `Subscribers.Completion` metadata the per-value path should not
+    // look up on every value when it runs unspecialised.
     @usableFromInline
+    @inline(never)
     func finishEarly() {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         deliverOrHold(strategy.finalValue(), cancelling: true)
     }
 
     @usableFromInline
+    @inline(never)
     func failEarly() {
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         end(with: .failure(strategy.takeFailure()), cancelling: true)

@@ -93,7 +93,7 @@ extension Just {
     /// Empty when at least one value is dropped, otherwise the value.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        if count < 0 { APIViolation.unexpected("dropFirst(_:) needs a count >= 0, got \(count)") }
+        if count < 0 { APIViolation.invalidOperatorArgument("dropFirst(_:) needs a count >= 0, got \(count)") }
         return Optional<Output>.Publisher(count == 0 ? output : nil)
     }
 
@@ -152,7 +152,7 @@ extension Just {
     /// The value when `index` is 0, otherwise an empty publisher.
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        if index < 0 { APIViolation.unexpected("output(at:) needs index >= 0, got \(index)") }
+        if index < 0 { APIViolation.invalidOperatorArgument("output(at:) needs index >= 0, got \(index)") }
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
@@ -160,14 +160,14 @@ extension Just {
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let positions = range.relative(to: 0..<Int.max)
-        if positions.lowerBound < 0 { APIViolation.unexpected("output(in:) needs a non-negative range") }
+        if positions.lowerBound < 0 { APIViolation.invalidOperatorArgument("output(in:) needs a non-negative range") }
         return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
     }
 
     /// The value when `maxLength` is at least 1, otherwise an empty publisher.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        if maxLength < 0 { APIViolation.unexpected("prefix(_:) needs maxLength >= 0, got \(maxLength)") }
+        if maxLength < 0 { APIViolation.invalidOperatorArgument("prefix(_:) needs maxLength >= 0, got \(maxLength)") }
         return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
     }
 

@@ -65,7 +65,7 @@ extension Optional.Publisher {
     /// Empty when at least one value is dropped, otherwise unchanged.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Wrapped>.Publisher {
-        if count < 0 { APIViolation.unexpected("dropFirst(_:) needs a count >= 0, got \(count)") }
+        if count < 0 { APIViolation.invalidOperatorArgument("dropFirst(_:) needs a count >= 0, got \(count)") }
         return Optional<Wrapped>.Publisher(count == 0 ? output : nil)
     }
 
@@ -112,7 +112,7 @@ extension Optional.Publisher {
     /// The value when `index` is 0, otherwise empty.
     @inlinable
     public func output(at index: Int) -> Optional<Wrapped>.Publisher {
-        if index < 0 { APIViolation.unexpected("output(at:) needs index >= 0, got \(index)") }
+        if index < 0 { APIViolation.invalidOperatorArgument("output(at:) needs index >= 0, got \(index)") }
         return Optional<Wrapped>.Publisher(index == 0 ? output : nil)
     }
 
@@ -120,14 +120,14 @@ extension Optional.Publisher {
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
         let positions = range.relative(to: 0..<Int.max)
-        if positions.lowerBound < 0 { APIViolation.unexpected("output(in:) needs a non-negative range") }
+        if positions.lowerBound < 0 { APIViolation.invalidOperatorArgument("output(in:) needs a non-negative range") }
         return Optional<Wrapped>.Publisher(positions.contains(0) ? output : nil)
     }
 
     /// The value when `maxLength` is at least 1, otherwise empty.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Wrapped>.Publisher {
-        if maxLength < 0 { APIViolation.unexpected("prefix(_:) needs maxLength >= 0, got \(maxLength)") }
+        if maxLength < 0 { APIViolation.invalidOperatorArgument("prefix(_:) needs maxLength >= 0, got \(maxLength)") }
         return Optional<Wrapped>.Publisher(maxLength > 0 ? output : nil)
     }
 

@@ -21,7 +21,7 @@ extension Publishers {
         /// Wraps `upstream`; prefer `upstream.collect(count)`.
         @inlinable
         public init(upstream: Upstream, count: Int) {
-            if count <= 0 { APIViolation.unexpected("collect(_:) needs a count > 0, got \(count)") }
+            if count <= 0 { APIViolation.invalidOperatorArgument("collect(_:) needs a count > 0, got \(count)") }
             self.upstream = upstream
             self.count = count
         }

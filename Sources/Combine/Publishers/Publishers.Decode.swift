@@ -127,3 +127,6 @@ extension Publishers.Decode {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Decode: Sendable where Upstream: Sendable, Coder: Sendable {}

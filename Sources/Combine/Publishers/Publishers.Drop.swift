@@ -18,7 +18,7 @@ extension Publishers {
         /// Wraps `upstream`; prefer `upstream.dropFirst(count)`.
         @inlinable
         public init(upstream: Upstream, count: Int) {
-            if count < 0 { APIViolation.unexpected("dropFirst(_:) needs a count >= 0, got \(count)") }
+            if count < 0 { APIViolation.invalidOperatorArgument("dropFirst(_:) needs a count >= 0, got \(count)") }
             self.upstream = upstream
             self.count = count
         }

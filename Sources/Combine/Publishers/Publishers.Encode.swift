@@ -123,3 +123,6 @@ extension Publishers.Encode {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.Encode: Sendable where Upstream: Sendable, Coder: Sendable {}

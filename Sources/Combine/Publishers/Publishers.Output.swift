@@ -19,7 +19,7 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
             if range.lowerBound < 0 || range.upperBound < 0 {
-                APIViolation.unexpected("Publishers.Output needs a non-negative range, got \(range)")
+                APIViolation.invalidOperatorArgument("Publishers.Output needs a non-negative range, got \(range)")
             }
             self.upstream = upstream
             self.range = range
@@ -67,14 +67,14 @@ extension Publisher {
     /// Passes on at most the first `maxLength` values, then finishes.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-        if maxLength < 0 { APIViolation.unexpected("prefix(_:) needs maxLength >= 0, got \(maxLength)") }
+        if maxLength < 0 { APIViolation.invalidOperatorArgument("prefix(_:) needs maxLength >= 0, got \(maxLength)") }
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 
     /// Publishes only the value at the zero-based position `index`, then finishes.
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
-        if index < 0 || index == .max { APIViolation.unexpected("output(at:) needs 0 <= index < Int.max, got \(index)") }
+        if index < 0 || index == .max { APIViolation.invalidOperatorArgument("output(at:) needs 0 <= index < Int.max, got \(index)") }
         return Publishers.Output(upstream: self, range: index..<(index + 1))
     }
 

@@ -7,6 +7,13 @@ extension Publishers {
     ///
     /// Each attempt subscribes to the same upstream value, so the upstream must start over on
     /// subscription to be worth retrying (a `Future` does not; wrap it in `Deferred`).
+    ///
+    /// The subscriber receives the stage (shown as `Retry`) as soon as the first attempt's
+    /// subscription arrives, before any value or failure. (Logs from iOS 13 show the opposite
+    /// order for a publisher that fails at once; current systems, and this implementation,
+    /// always deliver the subscription first.) Synchronous failures are retried in a loop, not
+    /// by recursion, so even `Retry(upstream:retries: nil)` over an immediately failing
+    /// publisher does not grow the stack.
     public struct Retry<Upstream: Publisher>: Publisher {
         /// Values pass through unchanged.
         public typealias Output = Upstream.Output

@@ -1,8 +1,8 @@
 import Combine
 import Foundation
 
-/// What a publisher sent to ``Combine/Publisher/record()`` or
-/// ``Combine/Publisher/record(timeout:)``: its values and, if it got that far, its completion.
+/// What a publisher sent to `Publisher.record()` or
+/// `Publisher.record(timeout:)`: its values and, if it got that far, its completion.
 ///
 /// `Equatable` when values and failures are, so one `#expect` checks the whole outcome:
 /// `#expect(Just(1).record() == .init(values: [1], completion: .finished))`.
@@ -48,7 +48,7 @@ extension PublisherOutput: CustomStringConvertible {
     }
 }
 
-/// Thrown by ``Combine/Publisher/record(timeout:)`` when the publisher does not complete in
+/// Thrown by `Publisher.record(timeout:)` when the publisher does not complete in
 /// time; carries what had arrived, which usually explains why.
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
 public struct PublisherRecordTimeout<Output, Failure: Error>: Error, CustomStringConvertible {

@@ -14,7 +14,8 @@ import Foundation
 ///   `^`, or the first character), to whoever is subscribed at the time, like a
 ///   `PassthroughSubject` driven by the clock: a subscriber without demand misses the value, and
 ///   one that subscribes after completion receives the completion at once. Frames before `^`
-///   happened before anyone could subscribe and are not played.
+///   happened before anyone could subscribe and are not played, except a completion there, which
+///   every subscriber receives as soon as it subscribes.
 ///
 /// Every `subscribe`, `request` and `cancel` it receives is logged with its time in ``calls``,
 /// so a test can check what an operator asked of its upstream.
@@ -71,9 +72,14 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
         self.script = script
         self.frameDuration = frameDuration
         if temperature == .hot {
-            for event in script.timed(from: scheduler.now, frameDuration: frameDuration)
-            where event.time >= scheduler.now {
-                scheduler.schedule(after: event.time) { [weak self] in self?.broadcast(event.element) }
+            let now = scheduler.now
+            for event in script.timed(from: now, frameDuration: frameDuration) {
+                if event.time >= now {
+                    scheduler.schedule(after: event.time) { [weak self] in self?.broadcast(event.element) }
+                } else if case .completion(let completion) = event.element {
+                    // Completed before anyone could subscribe: every subscriber gets it at once.
+                    hotCompletion = completion
+                }
             }
         }
     }

@@ -45,6 +45,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     /// Creates a recorder stamping events with `scheduler`'s clock.
     /// - Parameters:
+    ///   - scheduler: the clock that stamps events and runs scheduled `request`/`cancel` calls.
     ///   - initialDemand: requested as soon as the subscription arrives (`.none` asks for
     ///     nothing, so the test can ``request(_:at:)`` later).
     ///   - demandPerValue: returned from `receive(_:)` for each value (`.none` by default: with

@@ -42,7 +42,7 @@ extension TestScheduler {
 
         /// A distance on the virtual clock, in ticks (one tick is one nanosecond).
         ///
-        /// The unit constructors of ``SchedulerTimeIntervalConvertible`` convert to ticks
+        /// The unit constructors of `SchedulerTimeIntervalConvertible` convert to ticks
         /// (`.milliseconds(2)` is 2 000 000 ticks) and saturate instead of overflowing;
         /// ``ticks(_:)`` and integer literals count ticks directly.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Sendable,

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Time-based operators (`debounce`, `throttle`, `delay`, `timeout`, `collect(.byTime)`…) become
 /// deterministic and instant to test: schedule work through this scheduler, then move its virtual
-/// clock with ``advance(by:)-(SchedulerTimeType.Stride)``, ``advance(to:)-(SchedulerTimeType)`` or
+/// clock with ``advance(by:)``, ``advance(to:)`` or
 /// ``run()``. Nothing runs until the clock is moved, and nothing ever sleeps.
 ///
 /// ```swift
@@ -126,7 +126,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         queue.run(until: nil, caller: "TestScheduler.run()")
     }
 
-    /// The `async` form of ``advance(by:)-(SchedulerTimeType.Stride)``, for async tests.
+    /// The `async` form of ``advance(by:)``, for async tests.
     ///
     /// It is exactly as deterministic as the synchronous form: it never suspends, it runs every
     /// due action synchronously on the calling task, in order, isolated to the caller's actor
@@ -142,7 +142,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         queue.run(until: queue.now.advanced(by: stride), caller: "TestScheduler.advance(by:)")
     }
 
-    /// The `async` form of ``advance(to:)-(SchedulerTimeType)``; deterministic in the same way as
+    /// The `async` form of ``advance(to:)``; deterministic in the same way as
     /// ``advance(by:isolation:)``: actions run synchronously on the calling task, nothing suspends.
     public func advance(
         to instant: SchedulerTimeType,

@@ -25,8 +25,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     private let tolerance: SchedulerTimeType.Stride
 
     /// Creates a scheduler whose virtual clock starts at `now`.
-    /// - Parameter minimumTolerance: what ``minimumTolerance`` reports (zero by default); it
-    ///   has no effect on when actions run.
+    /// - Parameters:
+    ///   - now: the instant the virtual clock starts at.
+    ///   - minimumTolerance: what ``minimumTolerance`` reports (zero by default); it has no
+    ///     effect on when actions run.
     public init(now: SchedulerTimeType, minimumTolerance: SchedulerTimeType.Stride = .zero) {
         queue = VirtualTimeQueue(now: now)
         tolerance = minimumTolerance

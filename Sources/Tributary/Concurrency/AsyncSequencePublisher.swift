@@ -62,6 +62,10 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher 
     }
 }
 
+/// Shareable between tasks: it holds only the `Sendable` sequence and a priority.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension AsyncSequencePublisher: Sendable {}
+
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension AsyncSequencePublisher {
     /// The subscriber, as the two calls the iterating task makes into it.

@@ -19,7 +19,12 @@ extension Future where Failure == Never {
     ///
     /// ```swift
     /// let greeting = Future { await server.greeting() }
+    /// let same = Future(performing: server.greeting)
     /// ```
+    ///
+    /// The `performing:` label is chosen so that the spelled-out form can never collide with an
+    /// initializer Apple might add to `Future` (which would most likely follow `Task` and use
+    /// `operation:`).
     ///
     /// - Parameters:
     ///   - priority: the priority of the task that runs `operation`.
@@ -49,6 +54,9 @@ extension Future where Failure == any Error {
     /// let profile = Future { try await api.profile(id: id) }
     /// profile.sink(receiveCompletion: { print($0) }, receiveValue: { show($0) })
     /// ```
+    ///
+    /// Spell the label (`Future(performing: load)`) where the code must stay unambiguous even if
+    /// Apple adds an async initializer of its own.
     ///
     /// - Parameters:
     ///   - priority: the priority of the task that runs `operation`.

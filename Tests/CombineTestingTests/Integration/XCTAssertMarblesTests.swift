@@ -20,14 +20,3 @@ final class XCTAssertMarblesTests: XCTestCase {
         XCTAssertRecordedEvents(recorder, [.init(time: 0, .subscription), .init(time: 1, .value("a")), .init(time: 2, .finished)])
     }
 }
-
-/// The XCTest example of the "Testing Combine code" article.
-final class DebounceArticleXCTests: XCTestCase {
-    func testDebounce() throws {
-        let scheduler = TestScheduler()
-        let input = try scheduler.hotPublisher("-a--b-----")
-        let recorder = scheduler.record(input.debounce(for: 2, scheduler: scheduler))
-        scheduler.advance(by: 10)
-        XCTAssertMarbles(recorder.marbles(), "---a--b---")
-    }
-}

@@ -43,6 +43,15 @@ struct TestPublisherTests {
         #expect(recorder.timedEvents == [.init(time: 0, .subscription), .init(time: 2, .value("c")), .init(time: 3, .finished)])
     }
 
+    @Test func hotCompletedBeforeTheSubscriptionPoint() throws {
+        let scheduler = TestScheduler()
+        let input = try scheduler.hotPublisher("a|^--")
+        let recorder = scheduler.record(input)
+        #expect(recorder.events == [.subscription, .finished])
+        scheduler.run()
+        #expect(recorder.events == [.subscription, .finished])
+    }
+
     @Test func hotDropsValuesForSubscribersWithoutDemand() throws {
         let scheduler = TestScheduler()
         let input = try scheduler.hotPublisher("abcd|")

@@ -231,26 +231,26 @@ struct TestSchedulerTests {
         #expect(log.items.count == 1600)
         #expect(scheduler.pendingActionCount == 0)
     }
-}
 
-@Suite("VirtualTimeScheduler")
-struct VirtualTimeSchedulerTests {
-    @Test func worksOnAForeignTimeType() {
-        // Any Strideable time type with a SchedulerTimeIntervalConvertible stride will do; reuse
-        // the test time type with a different options type to exercise the generic path.
-        let scheduler = VirtualTimeScheduler<TestScheduler.SchedulerTimeType, Int>(
-            now: 0, minimumTolerance: .ticks(2)
-        )
-        #expect(scheduler.minimumTolerance == 2)
-        nonisolated(unsafe) var fired: [Int] = []
-        scheduler.schedule(options: 1) { fired.append(scheduler.now.ticks) }
-        scheduler.schedule(after: .init(ticks: 3), tolerance: 0, options: nil) { fired.append(scheduler.now.ticks) }
-        let token = scheduler.schedule(after: .init(ticks: 4), interval: .ticks(4), tolerance: 0, options: nil) {
-            fired.append(-scheduler.now.ticks)
+    @Test func advancingWhileOtherThreadsScheduleAndCancel() async {
+        let scheduler = TestScheduler()
+        let log = Log<Int>()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for _ in 0..<500 { await scheduler.advance(by: 1) }
+            }
+            for worker in 0..<4 {
+                group.addTask {
+                    for _ in 0..<200 {
+                        scheduler.schedule(after: scheduler.now.advanced(by: 2)) { log.append(worker) }
+                        let token = scheduler.schedule(after: scheduler.now, interval: 1) { log.append(-1) }
+                        token.cancel()
+                    }
+                }
+            }
         }
-        scheduler.advance(by: .ticks(12))
-        #expect(fired == [0, 3, -4, -8, -12])
-        token.cancel()
+        await scheduler.run()
+        #expect(log.items.filter { $0 >= 0 }.count == 800)
         #expect(scheduler.pendingActionCount == 0)
     }
 }

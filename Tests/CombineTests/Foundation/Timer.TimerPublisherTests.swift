@@ -30,6 +30,27 @@ struct TimerTimerPublisherTests {
         #expect(subscriber.completions.isEmpty)  // a timer never completes
     }
 
+    /// Apple's timer publisher delivers its first date one interval after `connect()`, not at
+    /// once (swift-corelibs-foundation's `Timer(timeInterval:repeats:block:)` fires at once).
+    @Test func firstTickComesOneIntervalAfterConnect() async throws {
+        let loopThread = RunLoopThread(name: "timer.first")
+        defer { loopThread.stop() }
+        let interval = 0.3
+        let publisher = Timer.publish(every: interval, on: loopThread.runLoop, in: .default)
+        let subscriber = TrackingSubscriber<Date, Never>()
+        publisher.subscribe(subscriber)
+        let connectedAt = Date()
+        let connection = publisher.connect()
+        defer { connection.cancel() }
+        // Wall-clock sleeps stretch on a loaded machine, so only the first date is checked: with
+        // the corelibs default it would be (almost) the connect time.
+        for _ in 0..<500 where subscriber.values.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let first = try #require(subscriber.values.first)
+        #expect(first.timeIntervalSince(connectedAt) >= interval * 0.9)
+    }
+
     /// Spec (*Using Combine*, Timer): subscribe with `sink`, then `connect()`; and a bounded
     /// subscriber only receives the ticks it asked for.
     @Test func sharesOneTimerAndHonoursDemand() async throws {

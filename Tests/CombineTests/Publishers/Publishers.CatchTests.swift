@@ -139,6 +139,20 @@ struct CatchTests {
         #expect(subscriber.values.isEmpty)
     }
 
+    @Test func cancelRacingTheSwitchLeavesNothingSubscribed() {
+        for _ in 0..<200 {
+            let upstream = ReleasingTestUpstream<Int, Boom>()
+            let replacement = ReleasingTestUpstream<Int, Never>()
+            let subscriber = TrackingSubscriber<Int, Never>()
+            upstream.catch { _ in replacement }.subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if worker == 0 { upstream.send(completion: .failure(.boom)) } else { subscriber.cancel() }
+            }
+            #expect(!replacement.hasSubscriber)
+            #expect(subscriber.completions.isEmpty)
+        }
+    }
+
     @Test func reflection() throws {
         let upstream = TestUpstream<Int, Boom>()
         let subscriber = TrackingSubscriber<Int, Never>()

@@ -185,6 +185,23 @@ struct RetryTests {
         #expect(subscriber.values == ["hq.jpg"])
     }
 
+    @Test func cancelFromAnotherThreadStopsAnEndlessRetryLoop() {
+        for _ in 0..<20 {
+            let service = FlakyPhotoPublisher(failingTimes: .max)
+            let subscriber = TrackingSubscriber<String, PhotoError>()
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if worker == 0 {
+                    Publishers.Retry(upstream: service, retries: nil).subscribe(subscriber)
+                } else {
+                    while subscriber.subscription == nil {}
+                    subscriber.cancel()
+                }
+            }
+            #expect(subscriber.completions.isEmpty)
+            #expect(subscriber.values.isEmpty)
+        }
+    }
+
     @Test func outstandingDemandIsRequestedFromEachNewSubscription() {
         let upstream = TestUpstream<Int, Boom>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: .max(3))

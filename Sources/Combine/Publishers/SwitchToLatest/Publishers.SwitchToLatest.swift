@@ -67,3 +67,6 @@ extension Publisher where Self.Output: Publisher, Self.Output.Failure == Never {
         Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Self.Failure.self) })
     }
 }
+
+// Sendable when everything it stores is.
+extension Publishers.SwitchToLatest: Sendable where Upstream: Sendable {}

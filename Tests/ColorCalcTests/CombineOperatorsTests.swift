@@ -72,44 +72,6 @@ final class CombineOperatorsTests: XCTestCase {
         )
     }
 
-    @MainActor
-    func test_timerPublish() {
-        // Given
-        func normalized(_ ti: TimeInterval) -> TimeInterval {
-            return Double(round(ti * 10) / 10)
-        }
-
-        let now = Date().timeIntervalSinceReferenceDate
-        let expectation = self.expectation(description: #function)
-        let expected = [0.5, 1, 1.5]
-        var results = [TimeInterval]()
-
-        let publisher = Timer
-            .publish(every: 0.5, on: .main, in: .common)
-            .autoconnect()
-            .prefix(3)
-
-        // When
-        publisher
-            .sink(
-                receiveCompletion: { _ in expectation.fulfill() },
-                receiveValue: {
-                    results.append(
-                        normalized($0.timeIntervalSinceReferenceDate - now)
-                    )
-                }
-            )
-            .store(in: &subscriptions)
-
-        // Then
-        waitForExpectations(timeout: 2, handler: nil)
-
-        XCTAssert(
-            results == expected,
-            "Results expected to be \(expected) but were \(results)"
-        )
-    }
-
     func test_shareReplay() {
         // Given
         let subject = PassthroughSubject<Int, Never>()

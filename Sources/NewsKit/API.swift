@@ -8,10 +8,10 @@ import FoundationNetworking
 /// story, for a batch of stories merged as they arrive, and for the latest stories as a growing,
 /// sorted list.
 ///
-/// Differences from the book, all in the constructor: the base URL and the `URLSession` are
-/// injectable (the reader runs on a bundled snapshot, the tests on a local server), and
-/// ``stories()`` treats an HTTP error status on the story list as an invalid response rather than
-/// trying to decode the error page.
+/// Differences from the book: the base URL and the `URLSession` are injectable (the reader runs
+/// on a bundled snapshot, the tests on a local server); ``stories()`` treats an HTTP error status
+/// on the story list as an invalid response rather than trying to decode the error page; and the
+/// queue stories are received on is serial (see `apiQueue`).
 public struct API {
     /// What can go wrong when loading the story list. (Inside `API`, `Error` means this type, as
     /// in the book, which is what lines up the failure types of `flatMap`.)
@@ -64,7 +64,10 @@ public struct API {
     public let session: URLSession
 
     private let decoder = JSONDecoder()
-    private let apiQueue = DispatchQueue(label: "API", qos: .default, attributes: .concurrent)
+    // The book makes this queue concurrent. `receive(on:)` schedules each event separately, so on
+    // a concurrent queue a story's completion can overtake its value and the story is lost; a
+    // serial queue (as "Using Combine" recommends for Combine) keeps each story's events in order.
+    private let apiQueue = DispatchQueue(label: "API", qos: .default)
 
     /// A client for the API at `baseURL` using `session`.
     public init(

@@ -127,13 +127,21 @@ public enum NewsCommand {
             api = API(baseURL: url, session: URLSession(configuration: .ephemeral), maxStories: options.maxStories)
         } else if options.live {
             api = API(session: URLSession(configuration: .ephemeral), maxStories: options.maxStories)
-        } else {
-            let directory = options.snapshotDirectory.map { URL(fileURLWithPath: $0) } ?? BundledSnapshot.directory
+        } else if let path = options.snapshotDirectory {
+            let directory = URL(fileURLWithPath: path)
             guard FileManager.default.fileExists(atPath: directory.path) else {
                 errorOutput("news: no snapshot at \(directory.path)\n")
                 return usageError
             }
-            api = API(session: BundledSnapshot.session(directory: directory), maxStories: options.maxStories)
+            // A host of its own, so this directory never answers for the bundled snapshot.
+            let host = "snapshot-\(UUID().uuidString.lowercased()).invalid"
+            api = API(
+                baseURL: URL(string: "https://\(host)/v0/")!,
+                session: BundledSnapshot.session(directory: directory, host: host),
+                maxStories: options.maxStories
+            )
+        } else {
+            api = API(session: BundledSnapshot.session(), maxStories: options.maxStories)
         }
         return run(api: api, options: options, output: output, errorOutput: errorOutput)
     }

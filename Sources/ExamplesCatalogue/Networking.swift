@@ -124,6 +124,26 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
+        Example(
+            "operation-queue",
+            title: "OperationQueue",
+            source: "Kodeco ch. 17, receive(on:) an OperationQueue with maxConcurrentOperationCount = 1",
+            timing: .asynchronous
+        ) { io in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+
+            var received = 0
+            let subscription = (1...10).publisher
+                .receive(on: queue)
+                .sink { value in
+                    io.print("Received \(value)")
+                    received += 1
+                    if received == 10 { io.finish() }
+                }
+            io.whenFinished { subscription.cancel() }
+        },
+
         Example("share", title: "share", source: "Kodeco ch. 13, share()", timing: .asynchronous) { io in
             let shared = FixtureURLProtocol.session
                 .dataTaskPublisher(for: URL(string: "https://www.raywenderlich.com")!)
@@ -179,26 +199,6 @@ extension Catalogue {
                 subscription2.cancel()
                 cancellable.cancel()
             }
-        },
-
-        Example(
-            "operation-queue",
-            title: "OperationQueue",
-            source: "Kodeco ch. 17, receive(on:) an OperationQueue with maxConcurrentOperationCount = 1",
-            timing: .asynchronous
-        ) { io in
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
-
-            var received = 0
-            let subscription = (1...10).publisher
-                .receive(on: queue)
-                .sink { value in
-                    io.print("Received \(value)")
-                    received += 1
-                    if received == 10 { io.finish() }
-                }
-            io.whenFinished { subscription.cancel() }
         },
     ] }
 }
