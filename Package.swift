@@ -80,6 +80,13 @@ let package = Package(
             dependencies: [combineDependency, "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: strict
         ),
+        // Concurrency stress, leak audit, misuse traps and the randomized pipeline checker; kept
+        // apart so CI can run exactly these under the thread sanitizer.
+        .testTarget(
+            name: "StressTests",
+            dependencies: [combineDependency, "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "TributaryTests",
             dependencies: [combineDependency, "Tributary", "CombineTesting", "TestSupport"],
