@@ -2,8 +2,12 @@
 // harness (which adds its own work to every measurement):
 //
 //     swift build -c release --product TributaryProfile
-//     valgrind --tool=callgrind .build/release/TributaryProfile 2a 0       # setup only
-//     valgrind --tool=callgrind .build/release/TributaryProfile 2a 100000  # setup + 100 000 values
+//     objcopy --strip-debug "$(swift build -c release --show-bin-path)/TributaryProfile" /tmp/TP
+//     valgrind --tool=callgrind /tmp/TP 2a 0       # setup only
+//     valgrind --tool=callgrind /tmp/TP 2a 20000   # setup + 20 000 values
+//
+// (valgrind 3.19 cannot read the toolchain's DWARF 5, hence the stripped copy; the benchmark
+// executables themselves cannot run under valgrind, their malloc interposer crashes it.)
 //
 // The difference of the two totals divided by the count is the cost of one value in
 // instructions, independent of the machine's load. The workloads mirror those of
