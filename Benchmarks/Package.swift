@@ -46,6 +46,13 @@ let package = Package(
             swiftSettings: [.define("OPENCOMBINE")],
             plugins: benchmarkPlugin
         ),
+        // Single workloads in a plain loop, for valgrind's instruction counts (see its main.swift).
+        // Outside `Benchmarks/` so that the benchmark plugin does not try to run it.
+        .executableTarget(
+            name: "TributaryProfile",
+            dependencies: [.product(name: "Combine", package: rootPackage)],
+            path: "Profile"
+        ),
     ],
     // Swift 5 mode: OpenCombine's types are not Sendable, and the workloads hand publishers to tasks.
     swiftLanguageModes: [.v5]

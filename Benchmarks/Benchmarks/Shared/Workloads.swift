@@ -12,11 +12,20 @@ import Combine
 let library = "Tributary"
 #endif
 
+/// The allocation regression guard (`Scripts/check-thresholds`): a run may allocate at most 100
+/// more than the p90 recorded in `Thresholds/` per iteration of 1 000 values, i.e. 0.1 per value.
+/// One extra allocation per value (1 000 per iteration) fails; run-to-run noise (the benchmark
+/// harness, the async workload's task) stays well inside.
+let mallocThresholds: [BenchmarkMetric: BenchmarkThresholds] = [
+    .mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 100])
+]
+
 let valueConfiguration = Benchmark.Configuration(
     metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
     scalingFactor: .kilo,
     maxDuration: .seconds(2),
-    maxIterations: 1_000
+    maxIterations: 1_000,
+    thresholds: mallocThresholds
 )
 
 /// Guards against the two targets accidentally linking the same library (both modules spell

@@ -124,7 +124,11 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     /// thread holding `emittingFlag`, or under the mutex; written only under the mutex by the
     /// emitter, or by a thread that set `slowFlag` while no one was emitting (after which no one
     /// can start emitting without the mutex).
-    @usableFromInline
+    ///
+    /// `@exclusivity(unchecked)`: the protocol above already guarantees that no two threads touch
+    /// it at once, and the runtime's dynamic exclusivity check cost more than the rest of a
+    /// delivery (about 110 of 370 instructions per value, measured with callgrind).
+    @exclusivity(unchecked) @usableFromInline
     var downstream: Downstream?
 
     /// The subject's name as `print()` shows the subscription: `PassthroughSubject` or

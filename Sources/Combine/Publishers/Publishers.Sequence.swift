@@ -85,11 +85,15 @@ extension Publishers.Sequence {
         let finished = Atomic<Bool>(false)
 
         /// Touched only by the emitting thread.
-        @usableFromInline
+        // Touched only by the emitting thread; `@exclusivity(unchecked)` spares the runtime's
+        // dynamic exclusivity check on every element.
+        @exclusivity(unchecked) @usableFromInline
         var iterator: Elements.Iterator
 
         /// The element to deliver next (looked ahead); touched only by the emitting thread.
-        @usableFromInline
+        // Touched only by the emitting thread; `@exclusivity(unchecked)` spares the runtime's
+        // dynamic exclusivity check on every element.
+        @exclusivity(unchecked) @usableFromInline
         var next: Elements.Element?
 
         /// Kept for `description`, which Apple prints as the sequence itself, like `(1...3)`.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A subject that republishes the values sent into it to its current subscribers, keeping no
 /// value of its own.
 ///
@@ -17,7 +19,8 @@
 /// When the subject subscribes to a publisher itself (``Publisher/subscribe(_:)-3fk20``), it asks
 /// that upstream for unlimited values as soon as one of its own subscribers asks for anything.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    // @unchecked Sendable: every stored property is inside `state`, guarded by its mutex.
+    // @unchecked Sendable: the stored state is inside `state`, guarded by its mutex, except
+    // `published`, which `sendFlags` hands to one thread at a time.
 
     @usableFromInline
     typealias Conduit = SubjectConduit<Output, Failure>
@@ -36,6 +39,31 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     @usableFromInline
     let state = LockedState(State())
 
+    /// Bits of `sendFlags`.
+    @usableFromInline static var sendingFlag: UInt8 { 1 }
+    @usableFromInline static var staleFlag: UInt8 { 2 }
+
+    /// Lets one thread at a time send without the mutex: `sendingFlag` is held by the thread that
+    /// is walking `published`, `staleFlag` says `published` no longer matches `state.conduits`.
+    ///
+    /// Every change to the subscriber list (subscribe, cancel, completion) happens under the mutex
+    /// and then either rewrites `published` itself (nobody is sending, and nobody can start while
+    /// `staleFlag` is set) or leaves `staleFlag` for the sending thread, whose give-back then fails
+    /// and which rewrites `published` under the mutex. A send that finds the flag taken (another
+    /// thread sending, or a subscriber sending reentrantly) takes the mutex and copies the list, as
+    /// every send did before; the conduits serialize what reaches each subscriber either way.
+    @usableFromInline
+    let sendFlags = Atomic<UInt8>(0)
+
+    /// The conduits as of the last change (empty after completion). Read only by the holder of
+    /// `sendingFlag`; written under the mutex while nobody holds it.
+    @usableFromInline
+    let published: UnsafeMutablePointer<ContiguousArray<Conduit>> = {
+        let pointer = UnsafeMutablePointer<ContiguousArray<Conduit>>.allocate(capacity: 1)
+        pointer.initialize(to: [])
+        return pointer
+    }()
+
     /// Makes a subject with no subscribers.
     @inlinable
     public init() {}
@@ -44,6 +72,27 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         for upstream in state.withLock({ $0.upstreams }) {
             upstream.cancel()
         }
+        published.deinitialize(count: 1)
+        published.deallocate()
+    }
+
+    /// Changes the subscriber list; called under the mutex. Refreshes `published` unless a thread
+    /// is sending from it, in which case that thread does it when it is done.
+    ///
+    /// `published` shares its buffer with `state.conduits`; it lets go of it before the change,
+    /// so that the change happens in place instead of copying the list (an allocation per
+    /// subscribe or cancel).
+    @inlinable
+    func changeSubscribers(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) {
+        let before = sendFlags.bitwiseOr(Self.staleFlag, ordering: .acquiringAndReleasing).oldValue
+        guard before & Self.sendingFlag == 0 else {
+            change(&state.conduits)
+            return
+        }
+        published.pointee = []
+        change(&state.conduits)
+        published.pointee = state.completion == nil ? state.conduits : []
+        sendFlags.bitwiseAnd(~Self.staleFlag, ordering: .releasing)
     }
 
     /// Attaches `subscriber`; after completion it receives the completion immediately.
@@ -60,7 +109,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         }
         let completed = state.withLock { state -> Subscribers.Completion<Failure>? in
             if let completion = state.completion { return completion }
-            state.conduits.append(conduit)
+            changeSubscribers(&state) { $0.append(conduit) }
             return nil
         }
         if let completed {
@@ -75,6 +124,19 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Sends `input` to every subscriber that has outstanding demand.
     @inlinable
     public func send(_ input: Output) {
+        if sendFlags.compareExchange(expected: 0, desired: Self.sendingFlag, ordering: .acquiring).exchanged {
+            for conduit in published.pointee {
+                conduit.offer(input)
+            }
+            if sendFlags.compareExchange(expected: Self.sendingFlag, desired: 0, ordering: .releasing).exchanged {
+                return
+            }
+            state.withLock { state in
+                published.pointee = state.completion == nil ? state.conduits : []
+                sendFlags.store(0, ordering: .releasing)
+            }
+            return
+        }
         guard let conduits = state.withLock({ $0.completion == nil ? $0.conduits : nil }) else { return }
         for conduit in conduits {
             conduit.offer(input)
@@ -87,11 +149,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         let taken = state.withLock { state -> (ContiguousArray<Conduit>, [any Subscription])? in
             guard state.completion == nil else { return nil }
             state.completion = completion
-            defer {
-                state.conduits = []
-                state.upstreams = []
-            }
-            return (state.conduits, state.upstreams)
+            var conduits = ContiguousArray<Conduit>()
+            changeSubscribers(&state) { swap(&conduits, &$0) }
+            defer { state.upstreams = [] }
+            return (conduits, state.upstreams)
         }
         guard let (conduits, _) = taken else { return }
         for conduit in conduits {
@@ -137,7 +198,7 @@ extension PassthroughSubject: SubjectConduitParent {
     func conduitCancelled(_ conduit: SubjectConduit<Output, Failure>) {
         state.withLock { state in
             if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-                state.conduits.remove(at: index)
+                changeSubscribers(&state) { _ = $0.remove(at: index) }
             }
         }
     }

@@ -1,0 +1,140 @@
+// A plain executable for instruction-count profiling of single workloads, outside ordo-one's
+// harness (which adds its own work to every measurement):
+//
+//     swift build -c release --product TributaryProfile
+//     objcopy --strip-debug "$(swift build -c release --show-bin-path)/TributaryProfile" /tmp/TP
+//     valgrind --tool=callgrind /tmp/TP 2a 0       # setup only
+//     valgrind --tool=callgrind /tmp/TP 2a 20000   # setup + 20 000 values
+//
+// (valgrind 3.19 cannot read the toolchain's DWARF 5, hence the stripped copy; the benchmark
+// executables themselves cannot run under valgrind, their malloc interposer crashes it.)
+//
+// The difference of the two totals divided by the count is the cost of one value in
+// instructions, independent of the machine's load. The workloads mirror those of
+// `Shared/Workloads.swift` with the same numbering.
+
+import Combine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+final class Model: ObservableObject {
+    @Published var count = 0
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]) else {
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 2a 2b 2c 2d 3a 5c 6a 6b 7 8 9)")
+    exit(1)
+}
+
+@inline(never)
+func run(_ workload: String, _ count: Int) {
+    switch workload {
+    case "1a":
+        let input = Array(0..<count)
+        var sum = 0
+        _ = input.publisher.map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
+        blackHole(sum)
+    case "2a":
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "2b":
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellables = (0..<10).map { _ in subject.sink { sum &+= $0 } }
+        for value in 0..<count { subject.send(value) }
+        cancellables.forEach { $0.cancel() }
+        blackHole(sum)
+    case "2c":
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var sum = 0
+        let cancellable = subject.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "2d":
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "3a":
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject
+            .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
+            .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
+            .sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "5c":
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = left.zip(right).sink { sum &+= $0.0 &+ $0.1 }
+        for value in 0..<count {
+            if value & 1 == 0 { left.send(value) } else { right.send(value) }
+        }
+        cancellable.cancel()
+        blackHole(sum)
+    case "6a":
+        let subject = PassthroughSubject<Int, Never>()
+        for _ in 0..<count {
+            let cancellable = subject.sink { blackHole($0) }
+            cancellable.cancel()
+        }
+    case "6b":
+        var sum = 0
+        for value in 0..<count {
+            _ = Just(value).sink { sum &+= $0 }
+        }
+        blackHole(sum)
+    case "7":
+        let subject = PassthroughSubject<Int, Never>()
+        var total = 0
+        let cancellable = subject
+            .scan(0) { $0 &+ ($1 & 3 == 0 ? 0 : 1) }
+            .removeDuplicates()
+            .collect(100)
+            .sink { total &+= $0.count }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(total)
+    case "8":
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "9":
+        let model = Model()
+        var changes = 0
+        var sum = 0
+        let willChange = model.objectWillChange.sink { changes &+= 1 }
+        let values = model.$count.sink { sum &+= $0 }
+        for value in 0..<count { model.count = value }
+        willChange.cancel()
+        values.cancel()
+        blackHole(changes &+ sum)
+    default:
+        print("unknown workload \(workload)")
+        exit(1)
+    }
+}
+
+run(arguments[1], count)
