@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ColorCalcTests",
-            dependencies: ["ColorCalc", combineDependency],
+            dependencies: ["ColorCalc", "ExamplesCatalogue", combineDependency],
             swiftSettings: strict
         ),
     ],

@@ -1,4 +1,5 @@
 @testable import ColorCalc
+@testable import ExamplesCatalogue  // the book's shareReplay operator (chapter 18)
 import Combine
 import Foundation
 import XCTest
