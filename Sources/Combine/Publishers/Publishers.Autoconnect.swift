@@ -184,3 +184,7 @@ extension Publishers.Autoconnect {
         @usableFromInline var playgroundDescription: Any { description }
     }
 }
+
+// `@unchecked`: the connection state lives in `state` (a `LockedState`, pthread mutex) and
+// `upstream` is immutable; the class is open only because Apple declares it so.
+extension Publishers.Autoconnect: @unchecked Sendable where Upstream: Sendable {}

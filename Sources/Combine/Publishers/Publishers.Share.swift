@@ -54,3 +54,9 @@ extension Publisher {
         Publishers.Share(upstream: self)
     }
 }
+
+// `@unchecked`: both stored properties are immutable; the shared stage is an `Autoconnect` over a
+// `Multicast` whose mutable state is guarded by their locks (a subject made twice by a connection
+// race is settled under the lock, one result kept), and its subject factory only builds a
+// `PassthroughSubject`.
+extension Publishers.Share: @unchecked Sendable where Upstream: Sendable {}

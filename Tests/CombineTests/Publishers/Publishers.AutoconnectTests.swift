@@ -131,7 +131,7 @@ struct AutoconnectTests {
     @Test func concurrentFirstSubscribersConnectOnce() {
         for _ in 0..<20 {
             let upstream = CountingConnectable()
-            nonisolated(unsafe) let auto = upstream.autoconnect()
+            let auto = upstream.autoconnect()
             let subscribers = (0..<8).map { _ in TrackingSubscriber<Int, Never>() }
             DispatchQueue.concurrentPerform(iterations: subscribers.count) { auto.subscribe(subscribers[$0]) }
             #expect(upstream.connects == 1)

@@ -72,7 +72,7 @@ struct ShareTests {
 
     @Test func concurrentSendersLoseAndDuplicateNothing() {
         let subject = PassthroughSubject<Int, Never>()
-        nonisolated(unsafe) let shared = subject.share()
+        let shared = subject.share()
         let keepers = (0..<3).map { _ in OrderRecorder() }
         for keeper in keepers { shared.subscribe(keeper) }
         let senders = 4
@@ -195,7 +195,7 @@ struct ShareTests {
 
     @Test func concurrentSubscribeCancelAndSend() {
         let subject = PassthroughSubject<Int, Never>()
-        nonisolated(unsafe) let shared = subject.share()
+        let shared = subject.share()
         let keeper = OrderRecorder()
         shared.subscribe(keeper)
         let recorders = (0..<6).map { _ in OrderRecorder() }
