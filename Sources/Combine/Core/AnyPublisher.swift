@@ -20,7 +20,7 @@ public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, Cus
             self = erased
             return
         }
-        subscribeErased = { publisher.subscribe($0) }
+        subscribeErased = { publisher.receive(subscriber: $0) }
     }
 
     /// `"AnyPublisher"`, as Apple prints it.

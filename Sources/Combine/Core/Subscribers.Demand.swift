@@ -21,10 +21,16 @@ extension Subscribers {
         }
 
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: unlimitedRawValue)
+        ///
+        /// A computed constant rather than Apple's stored `let`: reading it is the same in source,
+        /// but the value is known where it is used, so comparisons with it compile to a compare with
+        /// an immediate instead of a call into this module for the stored global.
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
-        /// A request for no values: `.max(0)`.
-        public static let none = Demand(rawValue: 0)
+        /// A request for no values: `.max(0)`. Computed, like ``unlimited``, for the same reason.
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// A request for at most `value` values.
         ///

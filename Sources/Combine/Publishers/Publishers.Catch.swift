@@ -27,7 +27,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the catching stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, handler: handler))
+            upstream.receive(subscriber: Inner(downstream: subscriber, handler: handler))
         }
     }
 }
@@ -124,7 +124,7 @@ extension Publishers.Catch {
                 if state.withLock({ $0.upstreamFinished() }) { downstream.receive(completion: .finished) }
             case .failure(let error):
                 guard state.withLock({ $0.upstreamFailed() }) else { return }
-                handler(error).subscribe(ReplacementSubscriber(inner: self))
+                handler(error).receive(subscriber: ReplacementSubscriber(inner: self))
             }
         }
 

@@ -21,7 +21,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the decoding stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(Inner(downstream: subscriber, decoder: decoder))
+            upstream.receive(subscriber: Inner(downstream: subscriber, decoder: decoder))
         }
     }
 }

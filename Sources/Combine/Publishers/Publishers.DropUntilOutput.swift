@@ -30,8 +30,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Other.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
             subscriber.receive(subscription: inner)
-            other.subscribe(Trigger(inner: inner))
-            upstream.subscribe(inner)
+            other.receive(subscriber: Trigger(inner: inner))
+            upstream.receive(subscriber: inner)
         }
     }
 }

@@ -22,7 +22,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the encoding stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Coder.Output, S.Failure == any Error {
-            upstream.subscribe(Inner(downstream: subscriber, encoder: encoder))
+            upstream.receive(subscriber: Inner(downstream: subscriber, encoder: encoder))
         }
     }
 }

@@ -25,8 +25,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
-            other.subscribe(Terminator(inner: inner))
-            upstream.subscribe(inner)
+            other.receive(subscriber: Terminator(inner: inner))
+            upstream.receive(subscriber: inner)
         }
     }
 }

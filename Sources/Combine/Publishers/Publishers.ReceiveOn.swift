@@ -29,7 +29,7 @@ extension Publishers {
         /// Attaches `subscriber`; the type's documentation describes what it receives.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
+            upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler, options: options))
         }
     }
 }

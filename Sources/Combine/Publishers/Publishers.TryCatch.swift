@@ -26,7 +26,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the catching stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(Inner(downstream: subscriber, handler: handler))
+            upstream.receive(subscriber: Inner(downstream: subscriber, handler: handler))
         }
     }
 }
@@ -130,7 +130,7 @@ extension Publishers.TryCatch {
                     if state.withLock({ $0.handlerFailed() }) { downstream.receive(completion: .failure(error)) }
                     return
                 }
-                replacement.subscribe(ReplacementSubscriber(inner: self))
+                replacement.receive(subscriber: ReplacementSubscriber(inner: self))
             }
         }
 

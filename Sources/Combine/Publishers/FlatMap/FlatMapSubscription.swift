@@ -43,7 +43,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         guard state.withLock({ $0.acceptsUpstreamValues }) else { return }
         let publisher = transform(value)
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return }
-        publisher.subscribe(Inner(index: index, generation: generation, parent: self))
+        publisher.receive(subscriber: Inner(index: index, generation: generation, parent: self))
     }
 
     @inlinable
