@@ -31,13 +31,14 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            // The delivery loop runs behind `request(_:)`, which is reached through the
-            // `Subscription` existential and so is unspecialised; the loop is therefore handed
-            // over as a closure built here, where the subscriber's type is known.
+            // `request(_:)` and `cancel()` are reached through the `Subscription` existential and
+            // so run unspecialised, where every touch of the generic state would look up type
+            // metadata; their bodies are therefore handed over as closures built here, where the
+            // subscriber's type is known.
             subscriber.receive(
                 subscription: Inner(
                     sequence: sequence, iterator: iterator, first: first, downstream: subscriber,
-                    emit: { $0.emit() }))
+                    request: { $0.specializedRequest($1) }, cancel: { $0.specializedCancel() }))
         }
     }
 }
@@ -100,16 +101,22 @@ extension Publishers.Sequence {
         @usableFromInline
         let sequence: Elements
 
-        /// `emit()`, compiled for the concrete subscriber where the subscription was created.
+        /// `specializedRequest(_:)`, compiled for the concrete subscriber where the subscription
+        /// was created.
         @usableFromInline
-        let specializedEmit: (Inner) -> Void
+        let requestBody: (Inner, Subscribers.Demand) -> Void
+
+        /// `specializedCancel()`, compiled like ``requestBody``.
+        @usableFromInline
+        let cancelBody: (Inner) -> Void
 
         @inlinable
         init(
             sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream,
-            emit: @escaping (Inner) -> Void
+            request: @escaping (Inner, Subscribers.Demand) -> Void, cancel: @escaping (Inner) -> Void
         ) {
-            self.specializedEmit = emit
+            self.requestBody = request
+            self.cancelBody = cancel
             self.sequence = sequence
             self.iterator = iterator
             self.next = first
@@ -118,6 +125,16 @@ extension Publishers.Sequence {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
+            requestBody(self, demand)
+        }
+
+        @inlinable
+        func cancel() {
+            cancelBody(self)
+        }
+
+        @inlinable
+        func specializedRequest(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.Sequence subscription request(_:)")
             let start = state.withLock { state -> Bool in
                 guard state.downstream != nil else { return false }
@@ -126,7 +143,7 @@ extension Publishers.Sequence {
                 state.emitting = true
                 return true
             }
-            if start { specializedEmit(self) }
+            if start { emit() }
         }
 
         /// The delivery loop, run by the one thread that set `emitting`.
@@ -182,7 +199,7 @@ extension Publishers.Sequence {
         }
 
         @inlinable
-        func cancel() {
+        func specializedCancel() {
             guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
             let released = state.withLock { state -> Downstream? in
                 // While a thread emits it still uses the subscriber; it releases it on its way out.

@@ -139,11 +139,23 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         return .none
     }
 
+    /// Accepts an inner value. In the common, uncontended case (nobody emitting, nothing queued,
+    /// demand left) the caller becomes the emitter and gets the subscriber to hand the value to
+    /// itself, then reports with ``delivered(additional:)``; otherwise the value goes through the
+    /// gate and `step` says what to perform.
     @inlinable
-    mutating func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) -> Step {
-        guard gate.isOpen, isCurrent(index, generation) else { return .idle }
+    mutating func receiveInner(
+        _ value: Downstream.Input, at index: Int, generation: Int, otherwise step: inout Step
+    ) -> Downstream? {
+        guard gate.isOpen, isCurrent(index, generation) else { return nil }
         inners[index].consumeOne()
-        return gate.offer(value)
+        if !gate.emitting, gate.demand > 0, gate.queue.isEmpty, let downstream = gate.downstream {
+            gate.emitting = true
+            gate.demand -= 1
+            return downstream
+        }
+        step = gate.offer(value)
+        return nil
     }
 
     @inlinable
@@ -183,12 +195,24 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         return action
     }
 
+    /// For the emitter after a direct delivery: in the common case (no demand returned, nothing
+    /// queued or decided meanwhile) it just stops emitting and returns `true`; otherwise `false`,
+    /// and the caller continues with ``delivered(additional:)``.
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand) -> Action {
+    mutating func deliveredDirectly(additional: Subscribers.Demand) -> Bool {
+        guard additional == .none, gate.queue.isEmpty, gate.pendingCompletion == nil, gate.downstream != nil else {
+            return false
+        }
+        gate.emitting = false
+        return true
+    }
+
+    /// For the emitter, after a delivery: the next step, and whether inner grants may need
+    /// topping up. (A plain pair rather than an ``Action``: this runs once per value.)
+    @inlinable
+    mutating func delivered(additional: Subscribers.Demand) -> (step: Step, topUp: Bool) {
         let grows = additional != .none && gate.demand != .unlimited && !gate.isTerminated
-        var action = Action(step: gate.delivered(additional: additional))
-        action.topUp = grows
-        return action
+        return (gate.delivered(additional: additional), grows)
     }
 
     @inlinable
