@@ -127,16 +127,27 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         generations[index] == generation && !inners[index].finished
     }
 
+    /// What to do with an inner publisher's subscription; the caller still holds it, so it is not
+    /// copied out again (every copy of an `any Subscription` goes through its value witnesses).
+    @usableFromInline
+    enum InnerSubscriptionDecision {
+        case keep
+        case request(Subscribers.Demand)
+        case cancel
+    }
+
     @inlinable
-    mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> FanInSubscriptionAction {
+    mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
         guard gate.isOpen, isCurrent(index, generation), inners[index].subscription == nil else {
-            return .cancel(subscription)
+            return .cancel
         }
         inners[index].subscription = subscription
-        if let (held, extra) = inners[index].topUp(to: gate.freeDemand) {
-            return .request(held, extra)
-        }
-        return .none
+        // The slot's initial grant: whatever downstream demand no queued value is waiting for.
+        let target = gate.freeDemand
+        let granted = inners[index].granted
+        guard target > granted else { return .keep }
+        inners[index].granted = target
+        return .request(target - granted)
     }
 
     /// Accepts an inner value. In the common, uncontended case (nobody emitting, nothing queued,
@@ -163,11 +174,18 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
     ) -> Action {
         guard gate.isOpen, isCurrent(index, generation) else { return Action() }
-        _ = inners[index].close()
+        inners[index].finished = true
+        inners[index].subscription = nil
         freeSlots.append(index)
         activeInners -= 1
         switch completion {
         case .finished:
+            if !upstreamFinished, maxPublishers == .unlimited {
+                // The common case: nothing to request, and nothing for `kick()` to start (the gate
+                // is open, so no completion is pending; queued values wait for demand or for the
+                // thread already emitting).
+                return Action()
+            }
             if upstreamFinished {
                 if activeInners == 0 { gate.finish() }
                 return Action(step: gate.kick())

@@ -55,7 +55,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveInner(subscription: any Subscription, at index: Int, generation: Int) {
-        state.withLock { $0.receiveInner(subscription: subscription, at: index, generation: generation) }.perform()
+        switch state.withLock({ $0.receiveInner(subscription: subscription, at: index, generation: generation) }) {
+        case .keep: break
+        case .request(let demand): subscription.request(demand)
+        case .cancel: subscription.cancel()
+        }
     }
 
     @inlinable
@@ -100,6 +104,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func perform(_ action: Machine.Action) {
+        if action.cancel.isEmpty, !action.topUp, action.requestOne == nil, case .idle = action.step { return }
         for subscription in action.cancel { subscription.cancel() }
         if action.topUp { topUpAll() }
         action.requestOne?.request(.max(1))
