@@ -203,6 +203,58 @@ struct FlatMapTests {
         #expect(probe.eventsAfterCompletion == 0)
     }
 
+    /// Inner values handed straight to the subscriber by their own thread, racing with values
+    /// that must queue: nothing is lost, duplicated or delivered concurrently, and once the race
+    /// is over a lone value still goes through (nobody is left marked as emitting).
+    @Test(arguments: [Subscribers.Demand.unlimited, .max(3)])
+    func directDeliveriesRacingWithQueuedValues(initialDemand: Subscribers.Demand) {
+        let sources = 4, perSource = 5_000
+        let inners = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
+        let demandAfterValue: Subscribers.Demand = initialDemand == .unlimited ? .none : .max(1)
+        let probe = SerializationCheckingSubscriber<(Int, Int), Never>(
+            initialDemand: initialDemand, demandAfterValue: demandAfterValue)
+        (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
+        DispatchQueue.concurrentPerform(iterations: sources) { source in
+            for index in 0..<perSource { inners[source].send((source, index)) }
+        }
+        #expect(probe.values.count == sources * perSource)
+        for source in 0..<sources { inners[source].send((source, perSource)) }
+        let values = probe.values
+        #expect(values.count == sources * (perSource + 1))
+        var next = [Int](repeating: 0, count: sources)
+        var inOrder = true
+        for (source, index) in values {
+            if next[source] != index { inOrder = false }
+            next[source] = index + 1
+        }
+        #expect(inOrder)
+        #expect(probe.overlaps == 0)
+        for inner in inners { inner.send(completion: .finished) }
+        #expect(probe.completions.count == 1)
+    }
+
+    @Test func cancelRacingWithDirectDeliveries() {
+        for _ in 0..<50 {
+            let sources = 3
+            let inners = (0..<sources).map { _ in TestUpstream<Int, Never>() }
+            let probe = SerializationCheckingSubscriber<Int, Never>()
+            (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
+            let subscription = UncheckedBox(probe.subscription)
+            DispatchQueue.concurrentPerform(iterations: sources + 1) { source in
+                if source == sources {
+                    subscription.value?.cancel()
+                } else {
+                    for index in 0..<500 { inners[source].send(index) }
+                }
+            }
+            let count = probe.values.count
+            for inner in inners { inner.send(-1) }
+            #expect(probe.values.count == count)
+            #expect(probe.overlaps == 0)
+            #expect(probe.completions.isEmpty)
+        }
+    }
+
     /// The book's test_flatMapWithMax2Publishers, verbatim in substance: the upstream is a
     /// CurrentValueSubject that replays intSubject1 and honours flatMap's demand of two.
     @Test func bookTestFlatMapWithMax2Publishers() {

@@ -152,8 +152,8 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
 
     /// Accepts an inner value. In the common, uncontended case (nobody emitting, nothing queued,
     /// demand left) the caller becomes the emitter and gets the subscriber to hand the value to
-    /// itself, then reports with ``delivered(additional:)``; otherwise the value goes through the
-    /// gate and `step` says what to perform.
+    /// itself (see ``FlatMapSubscription``); otherwise the value goes through the gate and `step`
+    /// says what to perform.
     @inlinable
     mutating func receiveInner(
         _ value: Downstream.Input, at index: Int, generation: Int, otherwise step: inout Step
@@ -211,18 +211,6 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         var action = Action(step: gate.kick())
         action.topUp = grows
         return action
-    }
-
-    /// For the emitter after a direct delivery: in the common case (no demand returned, nothing
-    /// queued or decided meanwhile) it just stops emitting and returns `true`; otherwise `false`,
-    /// and the caller continues with ``delivered(additional:)``.
-    @inlinable
-    mutating func deliveredDirectly(additional: Subscribers.Demand) -> Bool {
-        guard additional == .none, gate.queue.isEmpty, gate.pendingCompletion == nil, gate.downstream != nil else {
-            return false
-        }
-        gate.emitting = false
-        return true
     }
 
     /// For the emitter, after a delivery: the next step, and whether inner grants may need

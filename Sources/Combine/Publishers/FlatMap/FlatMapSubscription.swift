@@ -1,5 +1,29 @@
+import Synchronization
+
+/// The states of a flat map's direct delivery (see ``FlatMapSubscription``).
+@usableFromInline
+enum FlatMapDirectDelivery {
+    /// No direct delivery outstanding: the gate's `emitting` flag is accurate.
+    @inlinable static var idle: UInt8 { 0 }
+    /// A thread is handing a value to the subscriber outside the lock.
+    @inlinable static var active: UInt8 { 1 }
+    /// As `active`, and someone took the lock meanwhile: the delivering thread must come back
+    /// through the lock to pick up whatever changed.
+    @inlinable static var dirty: UInt8 { 2 }
+    /// The delivering thread finished without the lock: the gate's `emitting` flag is stale.
+    @inlinable static var released: UInt8 { 3 }
+}
+
 /// The subscription `flatMap` hands its subscriber. It is also the upstream's subscriber; each
 /// inner publisher is subscribed through an ``Inner`` tagged with its slot.
+///
+/// An inner value that finds nobody emitting, nothing queued and demand left is handed to the
+/// subscriber by its own thread ("direct delivery"): it becomes the emitter under the lock, calls
+/// the subscriber outside it, and then, if the subscriber asked for nothing more and nobody took
+/// the lock meanwhile, steps down with one atomic exchange on ``direct`` rather than a second
+/// lock. Whoever takes the lock next first settles that state (``settleDirectDelivery(_:)``):
+/// it either learns the emitter has stepped down, or marks the delivery `dirty` so that the
+/// delivering thread comes back through the lock and delivers whatever was queued meanwhile.
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -15,6 +39,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @usableFromInline
     let maxPublishers: Subscribers.Demand
+
+    /// A ``FlatMapDirectDelivery`` state; written under the lock, except by the delivering thread
+    /// stepping down (`active` to `released`).
+    @usableFromInline
+    let direct = Atomic<UInt8>(FlatMapDirectDelivery.idle)
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
@@ -48,7 +77,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
-        perform(state.withLock { $0.receiveUpstream(completion: completion) })
+        perform(state.withLock { machine in
+            settleDirectDelivery(&machine)
+            return machine.receiveUpstream(completion: completion)
+        })
     }
 
     // MARK: Inner side
@@ -65,25 +97,58 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) {
         var step = Machine.Step.idle
-        guard let downstream = state.withLock({ $0.receiveInner(value, at: index, generation: generation, otherwise: &step) })
-        else {
+        let target = state.withLock { machine -> Downstream? in
+            settleDirectDelivery(&machine)
+            guard let downstream = machine.receiveInner(value, at: index, generation: generation, otherwise: &step)
+            else { return nil }
+            direct.store(FlatMapDirectDelivery.active, ordering: .relaxed)
+            return downstream
+        }
+        guard let target else {
             drain(step)
             return
         }
-        let additional = downstream.receive(value)
-        let (done, next, topUp) = state.withLock { machine -> (Bool, Machine.Step, Bool) in
-            if machine.deliveredDirectly(additional: additional) { return (true, .idle, false) }
-            let (next, topUp) = machine.delivered(additional: additional)
-            return (false, next, topUp)
+        let additional = target.receive(value)
+        if additional == .none,
+            direct.compareExchange(
+                expected: FlatMapDirectDelivery.active, desired: FlatMapDirectDelivery.released,
+                ordering: .acquiringAndReleasing
+            ).exchanged
+        {
+            return
         }
-        if done { return }
+        let (next, topUp) = state.withLock { machine -> (Machine.Step, Bool) in
+            direct.store(FlatMapDirectDelivery.idle, ordering: .relaxed)
+            return machine.delivered(additional: additional)
+        }
         if topUp { topUpAll() }
         drain(next)
     }
 
+    /// Run first under the lock by everything that may rely on the gate's `emitting` flag or
+    /// change what an emitter must deliver (see the type's documentation).
+    @inlinable
+    func settleDirectDelivery(_ machine: inout Machine) {
+        var current = direct.load(ordering: .acquiring)
+        if current == FlatMapDirectDelivery.active {
+            let (exchanged, original) = direct.compareExchange(
+                expected: FlatMapDirectDelivery.active, desired: FlatMapDirectDelivery.dirty,
+                ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+        if current == FlatMapDirectDelivery.released {
+            direct.store(FlatMapDirectDelivery.idle, ordering: .relaxed)
+            machine.gate.emitting = false
+        }
+    }
+
     @inlinable
     func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int) {
-        perform(state.withLock { $0.receiveInner(completion: completion, at: index, generation: generation) })
+        perform(state.withLock { machine in
+            settleDirectDelivery(&machine)
+            return machine.receiveInner(completion: completion, at: index, generation: generation)
+        })
     }
 
     // MARK: Downstream side
@@ -91,12 +156,18 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a FlatMap subscription")
-        perform(state.withLock { $0.request(demand) })
+        perform(state.withLock { machine in
+            settleDirectDelivery(&machine)
+            return machine.request(demand)
+        })
     }
 
     @inlinable
     func cancel() {
-        let held = state.withLock { $0.cancel() }
+        let held = state.withLock { machine in
+            settleDirectDelivery(&machine)
+            return machine.cancel()
+        }
         for subscription in held { subscription.cancel() }
     }
 
