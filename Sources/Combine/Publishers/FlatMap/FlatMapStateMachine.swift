@@ -169,6 +169,24 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         return nil
     }
 
+    /// The common way an inner publisher ends: it finishes while the upstream still runs and
+    /// `maxPublishers` is unlimited. Then nothing is to be requested, and there is nothing for
+    /// `kick()` to start (the gate is open, so no completion is pending; queued values wait for
+    /// demand or for the thread already emitting), so the slot is just closed and `true`
+    /// returned. Otherwise nothing changes and the caller goes the general way
+    /// (``receiveInner(completion:at:generation:)``).
+    @inlinable
+    mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
+        guard !upstreamFinished, maxPublishers == .unlimited, gate.isOpen, isCurrent(index, generation) else {
+            return false
+        }
+        inners[index].finished = true
+        inners[index].subscription = nil
+        freeSlots.append(index)
+        activeInners -= 1
+        return true
+    }
+
     @inlinable
     mutating func receiveInner(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
@@ -180,12 +198,6 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         activeInners -= 1
         switch completion {
         case .finished:
-            if !upstreamFinished, maxPublishers == .unlimited {
-                // The common case: nothing to request, and nothing for `kick()` to start (the gate
-                // is open, so no completion is pending; queued values wait for demand or for the
-                // thread already emitting).
-                return Action()
-            }
             if upstreamFinished {
                 if activeInners == 0 { gate.finish() }
                 return Action(step: gate.kick())

@@ -145,6 +145,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int) {
+        if case .finished = completion,
+            state.withLock({ machine in
+                settleDirectDelivery(&machine)
+                return machine.finishInnerQuietly(at: index, generation: generation)
+            })
+        {
+            return
+        }
         perform(state.withLock { machine in
             settleDirectDelivery(&machine)
             return machine.receiveInner(completion: completion, at: index, generation: generation)
@@ -175,7 +183,6 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func perform(_ action: Machine.Action) {
-        if action.cancel.isEmpty, !action.topUp, action.requestOne == nil, case .idle = action.step { return }
         for subscription in action.cancel { subscription.cancel() }
         if action.topUp { topUpAll() }
         action.requestOne?.request(.max(1))
