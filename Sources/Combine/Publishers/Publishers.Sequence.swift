@@ -55,25 +55,39 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 /// The non-generic part of a `Publishers.Sequence` subscription: the lock and the entry points
 /// into the specialised code.
 ///
-/// The subscription is one object (a `ManagedBuffer` whose header is this and whose single element
-/// is the generic ``Publishers/Sequence/InnerBody``). Its `deinit` runs unspecialised; because every
-/// field it has to touch here is of a concrete type, it needs no type-metadata look-ups, and the
-/// generic body is destroyed by `destroyBody`, compiled for the concrete types.
+/// The subscription is one object: a `ManagedBuffer` with this header, whose raw tail bytes hold
+/// the mutex, the generic ``Publishers/Sequence/InnerBody`` and the atomic `finished` flag, each
+/// reached through a pointer kept here. (Taking `&header.mutex` instead would be an inout access,
+/// which the thread sanitizer reports as a race whenever two threads lock at once.) Its `deinit`
+/// runs unspecialised; because every field it has to touch here is of a concrete type, it needs no
+/// type-metadata look-ups, and the body is destroyed by `destroyBody`, compiled for the concrete
+/// types.
 @usableFromInline
 struct SequenceSubscriptionHeader {
-    @usableFromInline var mutex = PlatformMutex()
-    /// The subscription's element storage (the body).
+    /// Where the mutex lives, in the tail bytes.
+    @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutex>
+    /// Where the body lives, in the tail bytes.
     @usableFromInline let body: UnsafeMutableRawPointer
+    /// Where the emitting thread's part of the body lives (a separate region, so that accesses
+    /// made under the lock and the emitting thread's accesses never overlap).
+    @usableFromInline let emitter: UnsafeMutableRawPointer
+    /// Where the `Atomic<Bool>` flag lives, in the tail bytes.
+    @usableFromInline let finished: UnsafeMutableRawPointer
     @usableFromInline let request: (AnyObject, Subscribers.Demand) -> Void
     @usableFromInline let cancel: (AnyObject) -> Void
     @usableFromInline let destroyBody: (UnsafeMutableRawPointer) -> Void
 
     @inlinable
     init(
-        body: UnsafeMutableRawPointer, request: @escaping (AnyObject, Subscribers.Demand) -> Void,
+        mutex: UnsafeMutablePointer<PlatformMutex>, body: UnsafeMutableRawPointer, emitter: UnsafeMutableRawPointer,
+        finished: UnsafeMutableRawPointer,
+        request: @escaping (AnyObject, Subscribers.Demand) -> Void,
         cancel: @escaping (AnyObject) -> Void, destroyBody: @escaping (UnsafeMutableRawPointer) -> Void
     ) {
+        self.mutex = mutex
         self.body = body
+        self.emitter = emitter
+        self.finished = finished
         self.request = request
         self.cancel = cancel
         self.destroyBody = destroyBody
@@ -83,29 +97,35 @@ struct SequenceSubscriptionHeader {
 extension Publishers.Sequence {
     /// The state of one subscription.
     @usableFromInline
-    struct InnerBody<Downstream: Subscriber>: ~Copyable
+    struct InnerBody<Downstream: Subscriber>
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
-        /// Set by cancel or by the end of the sequence.
-        @usableFromInline let finished = Atomic<Bool>(false)
         /// Guarded by the header's lock.
         @usableFromInline var demand = Subscribers.Demand.none
         /// Guarded by the header's lock.
         @usableFromInline var emitting = false
         /// Guarded by the header's lock.
         @usableFromInline var downstream: Downstream?
-        /// Touched only by the emitting thread.
-        @usableFromInline var iterator: Elements.Iterator
-        /// The element to deliver next (looked ahead); touched only by the emitting thread.
-        @usableFromInline var next: Elements.Element?
         /// Kept for `description`, which Apple prints as the sequence itself, like `(1...3)`.
         @usableFromInline let sequence: Elements
 
         @inlinable
-        init(sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream) {
+        init(sequence: Elements, downstream: Downstream) {
             self.sequence = sequence
-            self.iterator = iterator
-            self.next = first
             self.downstream = downstream
+        }
+    }
+
+    /// The part of a subscription's state touched only by the emitting thread.
+    @usableFromInline
+    struct InnerEmitterState {
+        @usableFromInline var iterator: Elements.Iterator
+        /// The element to deliver next (looked ahead).
+        @usableFromInline var next: Elements.Element?
+
+        @inlinable
+        init(iterator: Elements.Iterator, next: Elements.Element?) {
+            self.iterator = iterator
+            self.next = next
         }
     }
 
@@ -121,29 +141,52 @@ extension Publishers.Sequence {
     /// unspecialised; they jump straight into closures compiled for the concrete types when the
     /// subscription was made.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: ManagedBuffer<SequenceSubscriptionHeader, InnerBody<Downstream>>,
+    final class Inner<Downstream: Subscriber>: ManagedBuffer<SequenceSubscriptionHeader, UInt8>,
         Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
         @usableFromInline
         typealias Body = InnerBody<Downstream>
+
+        @usableFromInline
+        typealias EmitterState = InnerEmitterState
 
         /// Makes the subscription (one allocation).
         @inlinable
         static func make(
             sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream
         ) -> Inner {
-            let buffer = create(minimumCapacity: 1) { buffer in
-                SequenceSubscriptionHeader(
-                    body: buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) },
+            // Room for the mutex, then the body, each at its alignment, then the flag.
+            let capacity =
+                MemoryLayout<PlatformMutex>.alignment + MemoryLayout<PlatformMutex>.size
+                + MemoryLayout<Body>.alignment + MemoryLayout<Body>.size
+                + MemoryLayout<EmitterState>.alignment + MemoryLayout<EmitterState>.size
+                + MemoryLayout<Atomic<Bool>>.size
+            let buffer = create(minimumCapacity: capacity) { buffer in
+                let mutex = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+                    .alignedUp(for: PlatformMutex.self)
+                let body = (mutex + MemoryLayout<PlatformMutex>.size).alignedUp(for: Body.self)
+                let emitter = (body + MemoryLayout<Body>.size).alignedUp(for: EmitterState.self)
+                return SequenceSubscriptionHeader(
+                    mutex: mutex.bindMemory(to: PlatformMutex.self, capacity: 1),
+                    body: body, emitter: emitter, finished: emitter + MemoryLayout<EmitterState>.size,
                     request: { unsafeDowncast($0, to: Inner.self).specializedRequest($1) },
                     cancel: { unsafeDowncast($0, to: Inner.self).specializedCancel() },
-                    destroyBody: { $0.assumingMemoryBound(to: Body.self).deinitialize(count: 1) })
+                    destroyBody: { body in
+                        body.assumingMemoryBound(to: Body.self).deinitialize(count: 1)
+                        (body + MemoryLayout<Body>.size).alignedUp(for: EmitterState.self)
+                            .assumingMemoryBound(to: EmitterState.self).deinitialize(count: 1)
+                    })
             }
             // `create` is declared on `ManagedBuffer`; the dynamic type is this subclass.
             let inner = unsafeDowncast(buffer, to: Inner.self)
-            inner.withUnsafeMutablePointers { header, body in
-                body.initialize(to: Body(sequence: sequence, iterator: iterator, first: first, downstream: downstream))
-                let status = pthread_mutex_init(&header.pointee.mutex, nil)
+            inner.withUnsafeMutablePointerToHeader { header in
+                header.pointee.body.bindMemory(to: Body.self, capacity: 1).initialize(
+                    to: Body(sequence: sequence, downstream: downstream))
+                header.pointee.emitter.bindMemory(to: EmitterState.self, capacity: 1).initialize(
+                    to: EmitterState(iterator: iterator, next: first))
+                header.pointee.finished.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+                header.pointee.mutex.initialize(to: PlatformMutex())
+                let status = pthread_mutex_init(header.pointee.mutex, nil)
                 if status != 0 { fatalError("Tributary: pthread_mutex_init failed with \(status)") }
             }
             return inner
@@ -153,23 +196,34 @@ extension Publishers.Sequence {
         deinit {
             withUnsafeMutablePointerToHeader { header in
                 header.pointee.destroyBody(header.pointee.body)
-                _ = pthread_mutex_destroy(&header.pointee.mutex)
+                _ = pthread_mutex_destroy(header.pointee.mutex)
             }
         }
 
         @inlinable
         var body: UnsafeMutablePointer<Body> {
-            withUnsafeMutablePointerToElements { $0 }
+            withUnsafeMutablePointerToHeader { $0.pointee.body.assumingMemoryBound(to: Body.self) }
+        }
+
+        @inlinable
+        var emitter: UnsafeMutablePointer<EmitterState> {
+            withUnsafeMutablePointerToHeader { $0.pointee.emitter.assumingMemoryBound(to: EmitterState.self) }
+        }
+
+        /// Set by cancel or by the end of the sequence.
+        @inlinable
+        var finished: UnsafeMutablePointer<Atomic<Bool>> {
+            withUnsafeMutablePointerToHeader { $0.pointee.finished.assumingMemoryBound(to: Atomic<Bool>.self) }
         }
 
         @inlinable
         func lock() {
-            _ = withUnsafeMutablePointerToHeader { pthread_mutex_lock(&$0.pointee.mutex) }
+            _ = pthread_mutex_lock(withUnsafeMutablePointerToHeader { $0.pointee.mutex })
         }
 
         @inlinable
         func unlock() {
-            _ = withUnsafeMutablePointerToHeader { pthread_mutex_unlock(&$0.pointee.mutex) }
+            _ = pthread_mutex_unlock(withUnsafeMutablePointerToHeader { $0.pointee.mutex })
         }
 
         @inlinable
@@ -205,10 +259,11 @@ extension Publishers.Sequence {
         @inlinable
         func emit() {
             let body = self.body
+            let state = self.emitter
             while true {
                 // Take the whole outstanding demand as a batch.
                 lock()
-                if body.pointee.finished.load(ordering: .relaxed) {
+                if finished.pointee.load(ordering: .relaxed) {
                     // Cancelled while emitting: the subscriber is released outside the lock.
                     body.pointee.emitting = false
                     let released = body.pointee.downstream
@@ -228,24 +283,24 @@ extension Publishers.Sequence {
                 var extra = Subscribers.Demand.none
                 if remaining == .unlimited {
                     // Nothing to count: the demand returned by the subscriber cannot add to it.
-                    while let element = body.pointee.next {
-                        if body.pointee.finished.load(ordering: .acquiring) { break }
+                    while let element = state.pointee.next {
+                        if finished.pointee.load(ordering: .acquiring) { break }
                         _ = downstream.receive(element)
-                        body.pointee.next = body.pointee.iterator.next()
+                        state.pointee.next = state.pointee.iterator.next()
                     }
-                    if body.pointee.next == nil {
+                    if state.pointee.next == nil {
                         finish(downstream)
                         return
                     }
                     continue
                 }
                 while remaining > 0 {
-                    if body.pointee.finished.load(ordering: .acquiring) { break }
-                    guard let element = body.pointee.next else { break }
+                    if finished.pointee.load(ordering: .acquiring) { break }
+                    guard let element = state.pointee.next else { break }
                     extra += downstream.receive(element)
                     remaining -= 1
-                    body.pointee.next = body.pointee.iterator.next()
-                    if body.pointee.next == nil {
+                    state.pointee.next = state.pointee.iterator.next()
+                    if state.pointee.next == nil {
                         finish(downstream)
                         return
                     }
@@ -262,7 +317,7 @@ extension Publishers.Sequence {
         @inlinable
         func finish(_ downstream: Downstream) {
             let body = self.body
-            let cancelled = body.pointee.finished.exchange(true, ordering: .acquiringAndReleasing)
+            let cancelled = finished.pointee.exchange(true, ordering: .acquiringAndReleasing)
             lock()
             body.pointee.emitting = false
             let released = body.pointee.downstream
@@ -275,7 +330,7 @@ extension Publishers.Sequence {
         @inlinable
         func specializedCancel() {
             let body = self.body
-            guard !body.pointee.finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            guard !finished.pointee.exchange(true, ordering: .acquiringAndReleasing) else { return }
             lock()
             // While a thread emits it still uses the subscriber; it releases it on its way out.
             var released: Downstream?
