@@ -98,11 +98,19 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @usableFromInline
     let afterValue: ((inout Extra, Output) -> Void)?
 
+    /// Whether ``send(_:)`` may take the role without the mutex. When it may not (the subject
+    /// always updates its state under the mutex when sending), every role taker holds the mutex,
+    /// so one that finds the role free can take it with a plain store instead of a
+    /// read-modify-write.
+    @usableFromInline
+    let sendsWithoutLock: Bool
+
     @inlinable
-    init(_ extra: Extra, afterValue: ((inout Extra, Output) -> Void)? = nil) {
+    init(_ extra: Extra, sendsWithoutLock: Bool, afterValue: ((inout Extra, Output) -> Void)? = nil) {
         state = LockedState(State(extra: extra))
         published = UnsafeMutablePointer<ContiguousArray<Conduit>>.allocate(capacity: 1)
         published.initialize(to: [])
+        self.sendsWithoutLock = sendsWithoutLock
         self.afterValue = afterValue
     }
 
@@ -135,6 +143,12 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// `attentionFlag` set for the emitter (returns `false`; the caller then queues its job).
     @inlinable
     func takeRoleLocked(_ state: inout State) -> Bool {
+        if !sendsWithoutLock && flags.load(ordering: .acquiring) == 0 {
+            // Free, and nobody can take it without the mutex we hold.
+            refreshLocked(&state)
+            flags.store(Self.emittingFlag, ordering: .releasing)
+            return true
+        }
         let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
         if before & Self.emittingFlag != 0 { return false }
         refreshLocked(&state)
@@ -142,7 +156,8 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         return true
     }
 
-    /// Takes the role without the mutex when it is free and nothing needs attention.
+    /// Takes the role without the mutex when it is free and nothing needs attention. Only for
+    /// dispatchers made with `sendsWithoutLock`.
     @inlinable
     func tryTakeRoleFast() -> Bool {
         flags.compareExchange(expected: 0, desired: Self.emittingFlag, ordering: .acquiring).exchanged
@@ -224,34 +239,13 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
     }
 
-    /// Runs `job` now if the role is free (taking and giving it back), or queues it for the
-    /// emitter.
-    @inlinable
-    func submit(_ job: Job) {
-        if tryTakeRoleFast() {
-            run(job, completed: [])
-            giveBackRole()
-            return
-        }
-        let runNow = state.withLock { state -> Bool in
-            if takeRoleLocked(&state) { return true }
-            state.jobs.append(job)
-            return false
-        }
-        if runNow {
-            run(job, completed: [])
-            giveBackRole()
-        }
-    }
-
     // MARK: Operations the subjects build on
 
-    /// Sends `value`: the lock-free path when the role is free and nothing needs attention, else
-    /// through the mutex (`update` runs there first; return `false` from it to drop the value,
-    /// e.g. after completion).
+    /// Sends `value`: without the mutex when the role is free and nothing needs attention (for
+    /// dispatchers made with `sendsWithoutLock`), else through it; dropped after completion.
     @inlinable
     func send(_ value: Output) {
-        if tryTakeRoleFast() {
+        if sendsWithoutLock && tryTakeRoleFast() {
             deliver(value)
             giveBackRole()
             return

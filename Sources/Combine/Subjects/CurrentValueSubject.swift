@@ -40,7 +40,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Makes a subject whose current value is `value`.
     @inlinable
     public init(_ value: Output) {
-        dispatcher = Dispatcher(Current(value: value))
+        dispatcher = Dispatcher(Current(value: value), sendsWithoutLock: false)
     }
 
     deinit {

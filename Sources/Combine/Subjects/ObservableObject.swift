@@ -60,7 +60,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     typealias Dispatcher = SubjectDispatcher<Void, Never, Void>
 
     @usableFromInline
-    let dispatcher = Dispatcher(())
+    let dispatcher = Dispatcher((), sendsWithoutLock: true)
 
     /// Makes a publisher with no subscribers.
     @inlinable

@@ -40,7 +40,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     typealias Dispatcher = SubjectDispatcher<Output, Failure, Upstreams>
 
     @usableFromInline
-    let dispatcher = Dispatcher(Upstreams())
+    let dispatcher = Dispatcher(Upstreams(), sendsWithoutLock: true)
 
     /// Makes a subject with no subscribers.
     @inlinable

@@ -129,7 +129,7 @@ extension Published {
 
         @inlinable
         init(_ value: Value) {
-            dispatcher = Dispatcher(Property(value: value)) { property, value in property.value = value }
+            dispatcher = Dispatcher(Property(value: value), sendsWithoutLock: false) { property, value in property.value = value }
         }
 
         @inlinable
