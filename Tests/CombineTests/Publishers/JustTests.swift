@@ -51,4 +51,47 @@ struct JustTests {
         subscription?.cancel()
         #expect(weakSubscriber == nil)
     }
+
+    /// Class subscribers and value-type ones (here `AnySubscriber`) take different subscription
+    /// classes inside `Just`; both deliver the same way and let go of the subscriber.
+    @Test func valueTypeSubscriberDeliversAndIsReleased() {
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+            weakSubscriber = subscriber
+            Just(1).subscribe(AnySubscriber(subscriber))
+            subscription = subscriber.subscription
+            #expect(subscriber.events == [.subscription("Just")])
+        }
+        #expect(weakSubscriber != nil)
+        subscription?.cancel()
+        #expect(weakSubscriber == nil)
+
+        weak var delivered: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+            delivered = subscriber
+            Just(7).subscribe(AnySubscriber(subscriber))
+            subscription = subscriber.subscription
+            subscriber.request(.max(1))
+            #expect(subscriber.events == [.subscription("Just"), .value(7), .completion(.finished)])
+        }
+        #expect(delivered == nil)
+        #expect(String(describing: subscription!) == "Just")
+    }
+
+    @Test func classSubscriberIsReleasedAfterDelivery() {
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+            weakSubscriber = subscriber
+            Just(1).subscribe(subscriber)
+            subscription = subscriber.subscription
+            subscriber.request(.max(1))
+        }
+        #expect(weakSubscriber == nil)
+        #expect(Mirror(reflecting: subscription!).children.first?.label == "value")
+    }
 }
