@@ -163,10 +163,12 @@ extension FanInGate {
     /// `resume` is called with the demand each delivered value returned; it re-enters the owner's
     /// lock, records the demand (``delivered(additional:)``) and returns the next step.
     @inlinable
-    static func drain(_ first: Step, resume: (Subscribers.Demand) -> Step) {
+    static func drain(_ first: consuming Step, resume: (Subscribers.Demand) -> Step) {
         var step = first
         while true {
-            switch step {
+            // Consumed, not copied: the subscriber reference moves out of the step instead of
+            // being retained once more and released with the old step.
+            switch consume step {
             case .idle:
                 return
             case .value(let downstream, let value):
