@@ -46,8 +46,12 @@ extension Publishers.CollectByCount {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int
-        /// Only touched from upstream deliveries, which Combine serialises.
-        @exclusivity(unchecked) @usableFromInline var buffer: [Upstream.Output] = []
+        /// Room for one batch, allocated on the first value and reused for every batch; its
+        /// first `filled` elements are initialised. A plain buffer rather than an `Array`, so
+        /// that adding a value costs no uniqueness or capacity check. Only touched from upstream
+        /// deliveries, which Combine serialises (and `deinit`).
+        @exclusivity(unchecked) @usableFromInline var slots: UnsafeMutablePointer<Upstream.Output>?
+        @exclusivity(unchecked) @usableFromInline var filled: Int
         @usableFromInline let status = LockedState<SubscriptionStatus>(.awaitingSubscription)
         @usableFromInline let done = Atomic<Bool>(false)
 
@@ -55,6 +59,28 @@ extension Publishers.CollectByCount {
         init(downstream: Downstream, count: Int) {
             self.downstream = downstream
             self.count = count
+            slots = nil
+            filled = 0
+        }
+
+        @inlinable
+        deinit {
+            if let slots {
+                slots.deinitialize(count: filled)
+                slots.deallocate()
+            }
+        }
+
+        /// Moves the values collected so far out into a new array and empties the buffer.
+        @inlinable
+        func takeBatch() -> [Upstream.Output] {
+            guard let slots, filled > 0 else { return [] }
+            let taken = filled
+            filled = 0
+            return [Upstream.Output](unsafeUninitializedCapacity: taken) { array, initialized in
+                array.baseAddress!.moveInitialize(from: slots, count: taken)
+                initialized = taken
+            }
         }
 
         @usableFromInline
@@ -71,20 +97,24 @@ extension Publishers.CollectByCount {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             if done.load(ordering: .acquiring) { return .none }
-            if buffer.isEmpty { buffer.reserveCapacity(count) }
-            buffer.append(input)
-            guard buffer.count == count else { return .none }
-            let batch = buffer
-            buffer = []
-            return downstream.receive(batch) * count
+            let base: UnsafeMutablePointer<Upstream.Output>
+            if let slots {
+                base = slots
+            } else {
+                base = .allocate(capacity: count)
+                slots = base
+            }
+            (base + filled).initialize(to: input)
+            filled += 1
+            guard filled == count else { return .none }
+            return downstream.receive(takeBatch()) * count
         }
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             if done.exchange(true, ordering: .acquiringAndReleasing) { return }
             status.withLock { $0 = .terminal }
-            let rest = buffer
-            buffer = []
+            let rest = takeBatch()
             if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
             downstream.receive(completion: completion)
         }
