@@ -94,4 +94,42 @@ struct JustTests {
         #expect(weakSubscriber == nil)
         #expect(Mirror(reflecting: subscription!).children.first?.label == "value")
     }
+
+    /// A `Sink` gets a stateless subscription from `Just`; it must behave like any other.
+    @Test func sinkGetsTheValueOnceAndIsReleased() {
+        var log: [String] = []
+        weak var weakSink: Subscribers.Sink<Int, Never>?
+        do {
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { log.append("\($0)") }, receiveValue: { log.append("\($0)") })
+            weakSink = sink
+            Just(5).subscribe(sink)
+            // A second subscription to a finished sink delivers nothing.
+            Just(6).subscribe(sink)
+        }
+        #expect(log == ["5", "finished"])
+        #expect(weakSink == nil)
+    }
+
+    @Test func cancelledOrAlreadySubscribedSinkGetsNothingFromJust() {
+        var values: [Int] = []
+        let cancelled = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        cancelled.cancel()
+        Just(1).subscribe(cancelled)
+        #expect(values.isEmpty)
+
+        var completions = 0
+        let upstream = TestUpstream<Int, Never>()
+        let busy = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { _ in completions += 1 }, receiveValue: { values.append($0) })
+        upstream.subscribe(busy)
+        Just(2).subscribe(busy)
+        #expect(values.isEmpty)
+        #expect(completions == 0)
+        _ = upstream.send(3)
+        #expect(values == [3])
+        busy.cancel()
+        #expect(upstream.isCancelled)
+    }
 }
+
