@@ -100,12 +100,13 @@ where Downstream.Input == Storage.Output {
         // at most one, which goes straight out without passing through the gate's queue.
         // No completion is pending either (the gate is open), so there is nothing to kick unless
         // `finishIfExhausted` finishes the gate now.
-        if !gate.emitting, gate.queue.isEmpty, gate.demand > 0 {
+        if gate.canHandOut {
+            // (`finishIfExhausted` has nothing to do while every input is unfinished.)
             if let output = storage.takeOutput() {
-                let step = gate.offer(output)
-                return (step, finishIfExhausted())
+                let step = gate.handOut(output)
+                return (step, unfinished < slots.count ? finishIfExhausted() : nil)
             }
-            let cancel = finishIfExhausted()
+            let cancel = unfinished < slots.count ? finishIfExhausted() : nil
             return (cancel == nil ? .idle : gate.kick(), cancel)
         }
         produce()
