@@ -47,6 +47,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     deinit {
         // Nobody else holds the object, so no `cancel()` can run concurrently, and one that ran
         // earlier has already taken the action (its writes happen before the last release).
+        if cancelled.load(ordering: .relaxed) { return }
         if let body = closure.take() {
             body()
         } else {
