@@ -46,12 +46,13 @@ extension Publishers.CollectByCount {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int
-        /// Room for one batch, allocated on the first value and reused for every batch; its
-        /// first `filled` elements are initialised. A plain buffer rather than an `Array`, so
-        /// that adding a value costs no uniqueness or capacity check. Only touched from upstream
-        /// deliveries, which Combine serialises (and `deinit`).
+        /// Room for the batch being collected, grown up to `count` over the first batch and then
+        /// reused for every later one; its first `filled` of `capacity` elements are initialised.
+        /// A plain buffer rather than an `Array`, so that adding a value costs no uniqueness
+        /// check. Only touched from upstream deliveries, which Combine serialises (and `deinit`).
         @exclusivity(unchecked) @usableFromInline var slots: UnsafeMutablePointer<Upstream.Output>?
         @exclusivity(unchecked) @usableFromInline var filled: Int
+        @exclusivity(unchecked) @usableFromInline var capacity: Int
         @usableFromInline let status = LockedState<SubscriptionStatus>(.awaitingSubscription)
         @usableFromInline let done = Atomic<Bool>(false)
 
@@ -61,6 +62,7 @@ extension Publishers.CollectByCount {
             self.count = count
             slots = nil
             filled = 0
+            capacity = 0
         }
 
         @inlinable
@@ -69,6 +71,21 @@ extension Publishers.CollectByCount {
                 slots.deinitialize(count: filled)
                 slots.deallocate()
             }
+        }
+
+        /// Makes room for more values: a modest start, then doubling, never beyond `count` (so
+        /// `collect(.max)` does not try to allocate everything up front).
+        @inlinable
+        @inline(never)
+        func grow() {
+            let newCapacity = capacity == 0 ? Swift.min(count, 64) : (capacity > count / 2 ? count : capacity * 2)
+            let newSlots = UnsafeMutablePointer<Upstream.Output>.allocate(capacity: newCapacity)
+            if let slots {
+                newSlots.moveInitialize(from: slots, count: filled)
+                slots.deallocate()
+            }
+            slots = newSlots
+            capacity = newCapacity
         }
 
         /// Moves the values collected so far out into a new array and empties the buffer.
@@ -97,14 +114,8 @@ extension Publishers.CollectByCount {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             if done.load(ordering: .acquiring) { return .none }
-            let base: UnsafeMutablePointer<Upstream.Output>
-            if let slots {
-                base = slots
-            } else {
-                base = .allocate(capacity: count)
-                slots = base
-            }
-            (base + filled).initialize(to: input)
+            if filled == capacity { grow() }
+            (slots.unsafelyUnwrapped + filled).initialize(to: input)
             filled += 1
             guard filled == count else { return .none }
             return downstream.receive(takeBatch()) * count

@@ -45,6 +45,24 @@ struct PublishersCollectByCountTests {
         #expect(sub.completions == [.finished])
     }
 
+    /// Batches larger than the buffer's first allocation, and a huge count that must not be
+    /// allocated up front.
+    @Test func largeAndHugeCounts() {
+        let up = TestUpstream<Int, Never>()
+        let sub = TrackingSubscriber<[Int], Never>(initialDemand: .unlimited)
+        up.collect(150).subscribe(sub)
+        for value in 0..<400 { _ = up.send(value) }
+        up.send(completion: .finished)
+        #expect(sub.values == [Array(0..<150), Array(150..<300), Array(300..<400)])
+
+        let hugeUp = TestUpstream<Int, Never>()
+        let hugeSub = TrackingSubscriber<[Int], Never>(initialDemand: .max(1))
+        hugeUp.collect(.max).subscribe(hugeSub)
+        for value in 0..<3 { _ = hugeUp.send(value) }
+        hugeUp.send(completion: .finished)
+        #expect(hugeSub.values == [[0, 1, 2]])
+    }
+
     /// Values waiting in an unfinished batch are released with the subscription, after a
     /// failure, and once handed on.
     @Test func bufferedValuesAreReleased() {
