@@ -31,7 +31,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 2a 2b 2c 2d 3a 5c 6a 6b 7 8 9)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5c 6a 6b 7 8 9)")
     exit(1)
 }
 
@@ -42,6 +42,11 @@ func run(_ workload: String, _ count: Int) {
         let input = Array(0..<count)
         var sum = 0
         _ = input.publisher.map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
+        blackHole(sum)
+    case "1b":
+        let input = Array(0..<count)
+        var sum = 0
+        _ = input.publisher.eraseToAnyPublisher().map { $0 &* 3 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
         blackHole(sum)
     case "2a":
         let subject = PassthroughSubject<Int, Never>()
@@ -79,6 +84,24 @@ func run(_ workload: String, _ count: Int) {
             .map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }.map { $0 &+ 1 }
             .sink { sum &+= $0 }
         for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "3b":
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        var chain = subject.eraseToAnyPublisher()
+        for _ in 0..<10 { chain = chain.map { $0 &+ 1 }.eraseToAnyPublisher() }
+        let cancellable = chain.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "4":
+        // `count` inner values: count / 10 outer values, each an inner sequence of 10.
+        let subject = PassthroughSubject<Int, Never>()
+        let inner = Array(0..<10)
+        var sum = 0
+        let cancellable = subject.flatMap { base in inner.publisher.map { base &+ $0 } }.sink { sum &+= $0 }
+        for value in 0..<(count / 10) { subject.send(value) }
         cancellable.cancel()
         blackHole(sum)
     case "5c":

@@ -8,10 +8,21 @@
 /// upstream at the place of erasure. The upstream chain then talks to an `AnySubscriber`, whose own
 /// closures are compiled for the concrete downstream where it subscribes: each value crosses the
 /// erasure with one closure call and no allocation.
+///
+/// A pipeline built step by step often erases after every `map` that keeps the value type
+/// (`chain = chain.map { … }.eraseToAnyPublisher()`). Such maps are fused across the erasures: a
+/// subscriber gets one stage that runs all of their transforms in a row, instead of one erased
+/// layer per map. What the subscriber and the upstream see is the same (maps hand the upstream's
+/// subscription straight through), only the cost per value drops.
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, CustomPlaygroundDisplayConvertible {
     @usableFromInline
     internal let subscribeErased: (AnySubscriber<Output, Failure>) -> Void
+
+    /// Set when this publisher erases a `map` from `Output` to `Output` over another
+    /// `AnyPublisher`: that map, so later erasures can see through it.
+    @usableFromInline
+    internal let sameTypeMap: SameTypeMap?
 
     /// Wraps `publisher`. An `AnyPublisher` is taken as is, not wrapped a second time.
     @inlinable
@@ -20,6 +31,14 @@ public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, Cus
             self = erased
             return
         }
+        // Decided at compile time where `P` is known (the cast folds away).
+        if let map = publisher as? Publishers.Map<AnyPublisher<Output, Failure>, Output> {
+            let link = SameTypeMap(map)
+            sameTypeMap = link
+            subscribeErased = { AnyPublisher.subscribeFused(last: link, $0) }
+            return
+        }
+        sameTypeMap = nil
         subscribeErased = { publisher.receive(subscriber: $0) }
     }
 
@@ -52,5 +71,97 @@ extension AnyPublisher {
     @inlinable
     public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
         self
+    }
+}
+
+extension AnyPublisher {
+    /// An erased `map` that keeps the value type (see the type's documentation).
+    @usableFromInline
+    final class SameTypeMap {
+        @usableFromInline
+        let map: Publishers.Map<AnyPublisher<Output, Failure>, Output>
+
+        @inlinable
+        init(_ map: Publishers.Map<AnyPublisher<Output, Failure>, Output>) {
+            self.map = map
+        }
+    }
+
+    /// One map of a fused run, in the order the values go through them.
+    @usableFromInline
+    final class FusedMapNode {
+        @usableFromInline
+        let map: Publishers.Map<AnyPublisher<Output, Failure>, Output>
+
+        @usableFromInline
+        let next: FusedMapNode?
+
+        @inlinable
+        init(map: Publishers.Map<AnyPublisher<Output, Failure>, Output>, next: FusedMapNode?) {
+            self.map = map
+            self.next = next
+        }
+    }
+
+    /// Subscribes `downstream` to the first publisher below the run of erased same-type maps
+    /// ending with `last`, through one stage applying all of them.
+    @inlinable
+    static func subscribeFused(last: SameTypeMap, _ downstream: AnySubscriber<Output, Failure>) {
+        // Walking up from the last map and prepending gives the maps in the order values take.
+        var head = FusedMapNode(map: last.map, next: nil)
+        var upstream = last.map.upstream
+        while let link = upstream.sameTypeMap {
+            head = FusedMapNode(map: link.map, next: head)
+            upstream = link.map.upstream
+        }
+        upstream.subscribeErased(AnySubscriber(FusedMaps(head: head, downstream: downstream)))
+    }
+
+    /// The subscriber standing for a run of maps: like a single `map`, it passes the subscription
+    /// and the completion straight through, and transforms each value on its way down.
+    @usableFromInline
+    struct FusedMaps: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline typealias Input = Output
+
+        @usableFromInline let head: FusedMapNode
+        @usableFromInline let downstream: AnySubscriber<Output, Failure>
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(head: FusedMapNode, downstream: AnySubscriber<Output, Failure>) {
+            self.head = head
+            self.downstream = downstream
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Output) -> Subscribers.Demand {
+            var value = input
+            // The nodes are kept alive by `head`; walking them unretained spares a retain and a
+            // release per map and value.
+            var node = Unmanaged.passUnretained(head)
+            while true {
+                let next = node._withUnsafeGuaranteedRef { node -> Unmanaged<FusedMapNode>? in
+                    value = node.map.transform(value)
+                    return node.next.map { Unmanaged.passUnretained($0) }
+                }
+                guard let next else { break }
+                node = next
+            }
+            return downstream.receive(value)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline var description: String { "Map" }
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }

@@ -1,5 +1,17 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(WASILibc)
+import WASILibc
+#endif
+
 extension Publishers {
     /// A publisher that emits the elements of a sequence, as fast as the subscriber asks for them,
     /// then finishes.
@@ -31,13 +43,8 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            // The delivery loop runs behind `request(_:)`, which is reached through the
-            // `Subscription` existential and so is unspecialised; the loop is therefore handed
-            // over as a closure built here, where the subscriber's type is known.
             subscriber.receive(
-                subscription: Inner(
-                    sequence: sequence, iterator: iterator, first: first, downstream: subscriber,
-                    emit: { $0.emit() }))
+                subscription: Inner.make(sequence: sequence, iterator: iterator, first: first, downstream: subscriber))
         }
     }
 }
@@ -45,7 +52,63 @@ extension Publishers {
 extension Publishers.Sequence: Equatable where Elements: Equatable {}
 extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
+/// The non-generic part of a `Publishers.Sequence` subscription: the lock and the entry points
+/// into the specialised code.
+///
+/// The subscription is one object (a `ManagedBuffer` whose header is this and whose single element
+/// is the generic ``Publishers/Sequence/InnerBody``). Its `deinit` runs unspecialised; because every
+/// field it has to touch here is of a concrete type, it needs no type-metadata look-ups, and the
+/// generic body is destroyed by `destroyBody`, compiled for the concrete types.
+@usableFromInline
+struct SequenceSubscriptionHeader {
+    @usableFromInline var mutex = PlatformMutex()
+    /// The subscription's element storage (the body).
+    @usableFromInline let body: UnsafeMutableRawPointer
+    @usableFromInline let request: (AnyObject, Subscribers.Demand) -> Void
+    @usableFromInline let cancel: (AnyObject) -> Void
+    @usableFromInline let destroyBody: (UnsafeMutableRawPointer) -> Void
+
+    @inlinable
+    init(
+        body: UnsafeMutableRawPointer, request: @escaping (AnyObject, Subscribers.Demand) -> Void,
+        cancel: @escaping (AnyObject) -> Void, destroyBody: @escaping (UnsafeMutableRawPointer) -> Void
+    ) {
+        self.body = body
+        self.request = request
+        self.cancel = cancel
+        self.destroyBody = destroyBody
+    }
+}
+
 extension Publishers.Sequence {
+    /// The state of one subscription.
+    @usableFromInline
+    struct InnerBody<Downstream: Subscriber>: ~Copyable
+    where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
+        /// Set by cancel or by the end of the sequence.
+        @usableFromInline let finished = Atomic<Bool>(false)
+        /// Guarded by the header's lock.
+        @usableFromInline var demand = Subscribers.Demand.none
+        /// Guarded by the header's lock.
+        @usableFromInline var emitting = false
+        /// Guarded by the header's lock.
+        @usableFromInline var downstream: Downstream?
+        /// Touched only by the emitting thread.
+        @usableFromInline var iterator: Elements.Iterator
+        /// The element to deliver next (looked ahead); touched only by the emitting thread.
+        @usableFromInline var next: Elements.Element?
+        /// Kept for `description`, which Apple prints as the sequence itself, like `(1...3)`.
+        @usableFromInline let sequence: Elements
+
+        @inlinable
+        init(sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream) {
+            self.sequence = sequence
+            self.iterator = iterator
+            self.next = first
+            self.downstream = downstream
+        }
+    }
+
     /// The subscription for one subscriber.
     ///
     /// One thread at a time "emits": it owns the iterator and runs the delivery loop; requests
@@ -53,151 +116,182 @@ extension Publishers.Sequence {
     /// which the emitting thread picks up. The lock is never held while calling the subscriber or
     /// the iterator. Under unlimited demand the loop takes no lock per element, only an atomic
     /// read of the cancellation flag.
+    ///
+    /// `request(_:)` and `cancel()` are reached through the `Subscription` existential and so run
+    /// unspecialised; they jump straight into closures compiled for the concrete types when the
+    /// subscription was made.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: ManagedBuffer<SequenceSubscriptionHeader, InnerBody<Downstream>>,
+        Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
         @usableFromInline
-        struct State {
-            @usableFromInline var demand: Subscribers.Demand = .none
-            @usableFromInline var emitting = false
-            @usableFromInline var downstream: Downstream?
+        typealias Body = InnerBody<Downstream>
 
-            @inlinable
-            init(downstream: Downstream) {
-                self.downstream = downstream
+        /// Makes the subscription (one allocation).
+        @inlinable
+        static func make(
+            sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream
+        ) -> Inner {
+            let buffer = create(minimumCapacity: 1) { buffer in
+                SequenceSubscriptionHeader(
+                    body: buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) },
+                    request: { unsafeDowncast($0, to: Inner.self).specializedRequest($1) },
+                    cancel: { unsafeDowncast($0, to: Inner.self).specializedCancel() },
+                    destroyBody: { $0.assumingMemoryBound(to: Body.self).deinitialize(count: 1) })
+            }
+            // `create` is declared on `ManagedBuffer`; the dynamic type is this subclass.
+            let inner = unsafeDowncast(buffer, to: Inner.self)
+            inner.withUnsafeMutablePointers { header, body in
+                body.initialize(to: Body(sequence: sequence, iterator: iterator, first: first, downstream: downstream))
+                let status = pthread_mutex_init(&header.pointee.mutex, nil)
+                if status != 0 { fatalError("Tributary: pthread_mutex_init failed with \(status)") }
+            }
+            return inner
+        }
+
+        @inlinable
+        deinit {
+            withUnsafeMutablePointerToHeader { header in
+                header.pointee.destroyBody(header.pointee.body)
+                _ = pthread_mutex_destroy(&header.pointee.mutex)
             }
         }
 
-        @usableFromInline
-        let state: LockedState<State>
-
-        /// What the emitting thread does next, decided under the lock.
-        @usableFromInline
-        enum Step {
-            case deliver(Subscribers.Demand, Downstream)
-            case stop
-            case release(Downstream?)
+        @inlinable
+        var body: UnsafeMutablePointer<Body> {
+            withUnsafeMutablePointerToElements { $0 }
         }
 
-        /// Set by cancel or by the end of the sequence.
-        @usableFromInline
-        let finished = Atomic<Bool>(false)
-
-        /// Touched only by the emitting thread.
-        // Touched only by the emitting thread; `@exclusivity(unchecked)` spares the runtime's
-        // dynamic exclusivity check on every element.
-        @exclusivity(unchecked) @usableFromInline
-        var iterator: Elements.Iterator
-
-        /// The element to deliver next (looked ahead); touched only by the emitting thread.
-        // Touched only by the emitting thread; `@exclusivity(unchecked)` spares the runtime's
-        // dynamic exclusivity check on every element.
-        @exclusivity(unchecked) @usableFromInline
-        var next: Elements.Element?
-
-        /// Kept for `description`, which Apple prints as the sequence itself, like `(1...3)`.
-        @usableFromInline
-        let sequence: Elements
-
-        /// `emit()`, compiled for the concrete subscriber where the subscription was created.
-        @usableFromInline
-        let specializedEmit: (Inner) -> Void
+        @inlinable
+        func lock() {
+            _ = withUnsafeMutablePointerToHeader { pthread_mutex_lock(&$0.pointee.mutex) }
+        }
 
         @inlinable
-        init(
-            sequence: Elements, iterator: Elements.Iterator, first: Elements.Element, downstream: Downstream,
-            emit: @escaping (Inner) -> Void
-        ) {
-            self.specializedEmit = emit
-            self.sequence = sequence
-            self.iterator = iterator
-            self.next = first
-            self.state = LockedState(State(downstream: downstream))
+        func unlock() {
+            _ = withUnsafeMutablePointerToHeader { pthread_mutex_unlock(&$0.pointee.mutex) }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
+            withUnsafeMutablePointerToHeader { $0.pointee.request }(self, demand)
+        }
+
+        @inlinable
+        func cancel() {
+            withUnsafeMutablePointerToHeader { $0.pointee.cancel }(self)
+        }
+
+        @inlinable
+        func specializedRequest(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.Sequence subscription request(_:)")
-            let start = state.withLock { state -> Bool in
-                guard state.downstream != nil else { return false }
-                state.demand += demand
-                if state.emitting { return false }
-                state.emitting = true
-                return true
+            let body = self.body
+            lock()
+            guard body.pointee.downstream != nil else {
+                unlock()
+                return
             }
-            if start { specializedEmit(self) }
+            body.pointee.demand += demand
+            if body.pointee.emitting {
+                unlock()
+                return
+            }
+            body.pointee.emitting = true
+            unlock()
+            emit()
         }
 
         /// The delivery loop, run by the one thread that set `emitting`.
         @inlinable
         func emit() {
+            let body = self.body
             while true {
                 // Take the whole outstanding demand as a batch.
-                let step = state.withLock { state -> Step in
-                    if finished.load(ordering: .relaxed) {
-                        // Cancelled while emitting: the subscriber is released outside the lock.
-                        state.emitting = false
-                        defer { state.downstream = nil }
-                        return .release(state.downstream)
-                    }
-                    guard let downstream = state.downstream, state.demand > 0 else {
-                        state.emitting = false
-                        return .stop
-                    }
-                    let demand = state.demand
-                    state.demand = .none
-                    return .deliver(demand, downstream)
+                lock()
+                if body.pointee.finished.load(ordering: .relaxed) {
+                    // Cancelled while emitting: the subscriber is released outside the lock.
+                    body.pointee.emitting = false
+                    let released = body.pointee.downstream
+                    body.pointee.downstream = nil
+                    unlock()
+                    withExtendedLifetime(released) {}
+                    return
                 }
-                guard case .deliver(var remaining, let downstream) = step else { return }
+                guard let downstream = body.pointee.downstream, body.pointee.demand > 0 else {
+                    body.pointee.emitting = false
+                    unlock()
+                    return
+                }
+                var remaining = body.pointee.demand
+                body.pointee.demand = .none
+                unlock()
                 var extra = Subscribers.Demand.none
+                if remaining == .unlimited {
+                    // Nothing to count: the demand returned by the subscriber cannot add to it.
+                    while let element = body.pointee.next {
+                        if body.pointee.finished.load(ordering: .acquiring) { break }
+                        _ = downstream.receive(element)
+                        body.pointee.next = body.pointee.iterator.next()
+                    }
+                    if body.pointee.next == nil {
+                        finish(downstream)
+                        return
+                    }
+                    continue
+                }
                 while remaining > 0 {
-                    if finished.load(ordering: .acquiring) { break }
-                    guard let element = next else { break }
+                    if body.pointee.finished.load(ordering: .acquiring) { break }
+                    guard let element = body.pointee.next else { break }
                     extra += downstream.receive(element)
                     remaining -= 1
-                    next = iterator.next()
-                    if next == nil {
+                    body.pointee.next = body.pointee.iterator.next()
+                    if body.pointee.next == nil {
                         finish(downstream)
                         return
                     }
                 }
                 // Unused demand (possible only when cancelled) is dropped; extra demand returned
                 // by the subscriber goes back into the state for the next batch.
-                state.withLock { state in
-                    state.demand += extra
-                    if remaining > 0, remaining != .unlimited { state.demand += remaining }
-                }
+                lock()
+                body.pointee.demand += extra
+                if remaining > 0, remaining != .unlimited { body.pointee.demand += remaining }
+                unlock()
             }
         }
 
         @inlinable
         func finish(_ downstream: Downstream) {
-            guard !finished.exchange(true, ordering: .acquiringAndReleasing) else {
-                state.withLock { $0.emitting = false; $0.downstream = nil }
-                return
-            }
-            state.withLock { $0.emitting = false; $0.downstream = nil }
-            downstream.receive(completion: .finished)
+            let body = self.body
+            let cancelled = body.pointee.finished.exchange(true, ordering: .acquiringAndReleasing)
+            lock()
+            body.pointee.emitting = false
+            let released = body.pointee.downstream
+            body.pointee.downstream = nil
+            unlock()
+            if !cancelled { downstream.receive(completion: .finished) }
+            withExtendedLifetime(released) {}
         }
 
         @inlinable
-        func cancel() {
-            guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            let released = state.withLock { state -> Downstream? in
-                // While a thread emits it still uses the subscriber; it releases it on its way out.
-                if state.emitting { return nil }
-                defer { state.downstream = nil }
-                return state.downstream
+        func specializedCancel() {
+            let body = self.body
+            guard !body.pointee.finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            lock()
+            // While a thread emits it still uses the subscriber; it releases it on its way out.
+            var released: Downstream?
+            if !body.pointee.emitting {
+                released = body.pointee.downstream
+                body.pointee.downstream = nil
             }
+            unlock()
             withExtendedLifetime(released) {}
         }
 
         @usableFromInline
-        var description: String { String(describing: sequence) }
+        var description: String { String(describing: body.pointee.sequence) }
 
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["sequence": sequence]) }
+        var customMirror: Mirror { Mirror(self, children: ["sequence": body.pointee.sequence]) }
 
         @usableFromInline
         var playgroundDescription: Any { description }

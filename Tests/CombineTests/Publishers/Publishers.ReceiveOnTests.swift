@@ -84,4 +84,109 @@ struct PublishersReceiveOnTests {
         scheduler.advance()
         #expect(weakSubscriber == nil)
     }
+
+    // MARK: ImmediateScheduler (lock-free stage)
+
+    @Test func immediateForwardsDemandAndReturnedDemandUpstream() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2), demandAfterValue: { $0 == 1 ? .max(3) : .none })
+        upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("ReceiveOn")])
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
+        #expect(upstream.calls == [.request(.max(2)), .request(.max(3))])
+        #expect(subscriber.values == [1, 2])
+    }
+
+    @Test func immediateStopsAfterCancelAndAfterCompletion() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+        upstream.send(1)
+        subscriber.cancel()
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription("ReceiveOn"), .value(1)])
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+        subscriber.subscription?.request(.max(1))  // after cancel: ignored
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+
+        let second = TestUpstream<Int, Never>()
+        let other = TrackingSubscriber<Int, Never>()
+        second.receive(on: ImmediateScheduler.shared).subscribe(other)
+        second.send(completion: .finished)
+        second.send(3)
+        second.send(completion: .finished)
+        #expect(other.events == [.subscription("ReceiveOn"), .completion(.finished)])
+        other.subscription?.request(.max(1))
+        #expect(second.calls == [.request(.unlimited)])
+    }
+
+    @Test func immediateCancelsASecondSubscription() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        let stage = subject.receive(on: ImmediateScheduler.shared)
+        stage.subscribe(subscriber)
+        let extra = TestUpstream<Int, Never>()
+        // Hand the stage a second subscription by subscribing the stage itself elsewhere.
+        guard let received = subscriber.subscription as? any Subscriber<Int, Never> else {
+            Issue.record("the stage is its upstream's subscriber")
+            return
+        }
+        extra.subscribe(received)
+        #expect(extra.calls == [.cancel])
+        subject.send(5)
+        #expect(subscriber.values == [5])
+    }
+
+    @Test func immediateReleasesEverythingAfterCancelAndAfterCompletion() {
+        weak var weakSubscriber: ReleasingTestSubscriber<Int, Never>?
+        weak var weakStage: AnyObject?
+        let subject = PassthroughSubject<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+            weakStage = subscriber.subscription as AnyObject?
+            subject.send(1)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber == nil)
+        #expect(weakStage == nil)
+
+        let upstream = ReleasingTestUpstream<Int, Never>()
+        do {
+            let subscriber = ReleasingTestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+            upstream.send(1)
+            upstream.send(completion: .finished)
+            #expect(subscriber.completions == [.finished])
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func immediateConcurrentCancelWhileDelivering() async {
+        for _ in 0..<200 {
+            let subject = PassthroughSubject<Int, Never>()
+            weak var weakSubscriber: ReleasingTestSubscriber<Int, Never>?
+            weak var weakStage: AnyObject?
+            do {
+                let subscriber = ReleasingTestSubscriber<Int, Never>()
+                weakSubscriber = subscriber
+                subject.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+                weakStage = subscriber.subscription as AnyObject?
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { for value in 0..<200 { subject.send(value) } }
+                    group.addTask { subscriber.cancel() }
+                }
+                let countAfterCancel = subscriber.values.count
+                subject.send(-1)
+                #expect(subscriber.values.count == countAfterCancel)
+                #expect(subscriber.values == Array(0..<countAfterCancel))
+            }
+            #expect(weakSubscriber == nil)
+            #expect(weakStage == nil)
+        }
+    }
 }

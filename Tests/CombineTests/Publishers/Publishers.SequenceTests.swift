@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -90,5 +91,88 @@ struct PublishersSequenceTests {
     @Test func equatable() {
         #expect([1, 2].publisher == [1, 2].publisher)
         #expect(Publishers.Sequence<[Int], Never>(sequence: [1]).sequence == [1])
+    }
+
+    /// A class element, to see that the subscription lets go of the elements it holds.
+    final class Token {}
+
+    @Test func subscriptionAndElementsAreReleased() {
+        weak var weakToken: Token?
+        weak var weakSubscription: AnyObject?
+        weak var weakSubscriber: ReleasingTestSubscriber<Token, Never>?
+        do {
+            // Cancelled half-way: the iterator, the looked-ahead element and the subscriber go.
+            let tokens = [Token(), Token(), Token()]
+            weakToken = tokens[2]
+            let subscriber = ReleasingTestSubscriber<Token, Never>(initialDemand: .max(1))
+            weakSubscriber = subscriber
+            tokens.publisher.subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            #expect(subscriber.values.count == 1)
+            subscriber.cancel()
+        }
+        #expect(weakToken == nil)
+        #expect(weakSubscription == nil)
+        #expect(weakSubscriber == nil)
+        do {
+            // Run to the end.
+            let tokens = [Token(), Token()]
+            weakToken = tokens[1]
+            let subscriber = ReleasingTestSubscriber<Token, Never>(initialDemand: .max(1))
+            weakSubscriber = subscriber
+            tokens.publisher.subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            subscriber.request(.max(1))
+            #expect(subscriber.completions == [.finished])
+        }
+        #expect(weakToken == nil)
+        #expect(weakSubscription == nil)
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func subscriberKeepingTheSubscriptionIsReleasedOnCancel() {
+        // A subscriber that never lets go of its subscription: cancelling still breaks the cycle.
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+            weakSubscriber = subscriber
+            (1...10).publisher.subscribe(subscriber)
+            #expect(subscriber.values == [1, 2])
+            subscriber.cancel()
+            subscriber.request(.max(1))  // after cancel: nothing
+            #expect(subscriber.values == [1, 2])
+            #expect(subscriber.completions.isEmpty)
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func concurrentRequestsAndCancelKeepDeliverySerialAndBounded() {
+        for round in 0..<100 {
+            let inFlight = Atomic<Int>(0)
+            let overlaps = Atomic<Int>(0)
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil, onValue: { _ in
+                if inFlight.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+                    overlaps.add(1, ordering: .relaxed)
+                }
+                if Int.random(in: 0..<16) == 0 { sched_yield() }
+                inFlight.subtract(1, ordering: .sequentiallyConsistent)
+            })
+            (0..<1000).publisher.subscribe(subscriber)
+            // The subscription is thread-safe; the box only tells the compiler so.
+            let subscription = UncheckedBox(subscriber.subscription)
+            DispatchQueue.concurrentPerform(iterations: 5) { index in
+                if index < 4 {
+                    for _ in 0..<50 { subscription.value?.request(.max(2)) }
+                } else if round % 2 == 0 {
+                    subscription.value?.cancel()
+                }
+            }
+            let values = subscriber.values
+            #expect(overlaps.load(ordering: .relaxed) == 0)
+            #expect(values == Array(0..<values.count))
+            if round % 2 == 1 { #expect(values.count == 400) }
+            #expect(values.count <= 400)
+            #expect(subscriber.completions.isEmpty)
+        }
     }
 }

@@ -127,23 +127,46 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         generations[index] == generation && !inners[index].finished
     }
 
-    @inlinable
-    mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> FanInSubscriptionAction {
-        guard gate.isOpen, isCurrent(index, generation), inners[index].subscription == nil else {
-            return .cancel(subscription)
-        }
-        inners[index].subscription = subscription
-        if let (held, extra) = inners[index].topUp(to: gate.freeDemand) {
-            return .request(held, extra)
-        }
-        return .none
+    /// What to do with an inner publisher's subscription; the caller still holds it, so it is not
+    /// copied out again (every copy of an `any Subscription` goes through its value witnesses).
+    @usableFromInline
+    enum InnerSubscriptionDecision {
+        case keep
+        case request(Subscribers.Demand)
+        case cancel
     }
 
     @inlinable
-    mutating func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) -> Step {
-        guard gate.isOpen, isCurrent(index, generation) else { return .idle }
+    mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
+        guard gate.isOpen, isCurrent(index, generation), inners[index].subscription == nil else {
+            return .cancel
+        }
+        inners[index].subscription = subscription
+        // The slot's initial grant: whatever downstream demand no queued value is waiting for.
+        let target = gate.freeDemand
+        let granted = inners[index].granted
+        guard target > granted else { return .keep }
+        inners[index].granted = target
+        return .request(target - granted)
+    }
+
+    /// Accepts an inner value. In the common, uncontended case (nobody emitting, nothing queued,
+    /// demand left) the caller becomes the emitter and gets the subscriber to hand the value to
+    /// itself, then reports with ``delivered(additional:)``; otherwise the value goes through the
+    /// gate and `step` says what to perform.
+    @inlinable
+    mutating func receiveInner(
+        _ value: Downstream.Input, at index: Int, generation: Int, otherwise step: inout Step
+    ) -> Downstream? {
+        guard gate.isOpen, isCurrent(index, generation) else { return nil }
         inners[index].consumeOne()
-        return gate.offer(value)
+        if !gate.emitting, gate.demand > 0, gate.queue.isEmpty, let downstream = gate.downstream {
+            gate.emitting = true
+            gate.demand -= 1
+            return downstream
+        }
+        step = gate.offer(value)
+        return nil
     }
 
     @inlinable
@@ -151,11 +174,18 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
     ) -> Action {
         guard gate.isOpen, isCurrent(index, generation) else { return Action() }
-        _ = inners[index].close()
+        inners[index].finished = true
+        inners[index].subscription = nil
         freeSlots.append(index)
         activeInners -= 1
         switch completion {
         case .finished:
+            if !upstreamFinished, maxPublishers == .unlimited {
+                // The common case: nothing to request, and nothing for `kick()` to start (the gate
+                // is open, so no completion is pending; queued values wait for demand or for the
+                // thread already emitting).
+                return Action()
+            }
             if upstreamFinished {
                 if activeInners == 0 { gate.finish() }
                 return Action(step: gate.kick())
@@ -183,12 +213,24 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         return action
     }
 
+    /// For the emitter after a direct delivery: in the common case (no demand returned, nothing
+    /// queued or decided meanwhile) it just stops emitting and returns `true`; otherwise `false`,
+    /// and the caller continues with ``delivered(additional:)``.
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand) -> Action {
+    mutating func deliveredDirectly(additional: Subscribers.Demand) -> Bool {
+        guard additional == .none, gate.queue.isEmpty, gate.pendingCompletion == nil, gate.downstream != nil else {
+            return false
+        }
+        gate.emitting = false
+        return true
+    }
+
+    /// For the emitter, after a delivery: the next step, and whether inner grants may need
+    /// topping up. (A plain pair rather than an ``Action``: this runs once per value.)
+    @inlinable
+    mutating func delivered(additional: Subscribers.Demand) -> (step: Step, topUp: Bool) {
         let grows = additional != .none && gate.demand != .unlimited && !gate.isTerminated
-        var action = Action(step: gate.delivered(additional: additional))
-        action.topUp = grows
-        return action
+        return (gate.delivered(additional: additional), grows)
     }
 
     @inlinable

@@ -55,13 +55,30 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveInner(subscription: any Subscription, at index: Int, generation: Int) {
-        state.withLock { $0.receiveInner(subscription: subscription, at: index, generation: generation) }.perform()
+        switch state.withLock({ $0.receiveInner(subscription: subscription, at: index, generation: generation) }) {
+        case .keep: break
+        case .request(let demand): subscription.request(demand)
+        case .cancel: subscription.cancel()
+        }
     }
 
     @inlinable
     func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) {
-        let step = state.withLock { $0.receiveInner(value, at: index, generation: generation) }
-        perform(Machine.Action(step: step))
+        var step = Machine.Step.idle
+        guard let downstream = state.withLock({ $0.receiveInner(value, at: index, generation: generation, otherwise: &step) })
+        else {
+            drain(step)
+            return
+        }
+        let additional = downstream.receive(value)
+        let (done, next, topUp) = state.withLock { machine -> (Bool, Machine.Step, Bool) in
+            if machine.deliveredDirectly(additional: additional) { return (true, .idle, false) }
+            let (next, topUp) = machine.delivered(additional: additional)
+            return (false, next, topUp)
+        }
+        if done { return }
+        if topUp { topUpAll() }
+        drain(next)
     }
 
     @inlinable
@@ -87,13 +104,20 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func perform(_ action: Machine.Action) {
+        if action.cancel.isEmpty, !action.topUp, action.requestOne == nil, case .idle = action.step { return }
         for subscription in action.cancel { subscription.cancel() }
         if action.topUp { topUpAll() }
         action.requestOne?.request(.max(1))
-        FanInGate<Downstream>.drain(action.step) { additional in
-            let next = state.withLock { $0.delivered(additional: additional) }
-            if next.topUp { topUpAll() }
-            return next.step
+        drain(action.step)
+    }
+
+    /// Performs `first` and, as the emitter, every delivery after it.
+    @inlinable
+    func drain(_ first: Machine.Step) {
+        FanInGate<Downstream>.drain(first) { additional in
+            let (step, topUp) = state.withLock { $0.delivered(additional: additional) }
+            if topUp { topUpAll() }
+            return step
         }
     }
 
