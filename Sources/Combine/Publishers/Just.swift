@@ -21,13 +21,17 @@ public struct Just<Output>: Publisher {
     /// Hands `subscriber` a subscription that delivers the value and `.finished` on first demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        // The check folds away once specialised. A class subscriber is kept as a plain object
-        // reference, so the subscription's (unspecialised) deinit need not look up the metadata of
-        // `Optional<S>` at run time, which would cost more than the rest of the subscription.
-        if let sink = subscriber as? Subscribers.Sink<Output, Never> {
-            sink.receive(subscription: SinkSubscription(value: output, sink: sink))
-        } else if S.self is AnyObject.Type {
-            subscriber.receive(subscription: ObjectInner<S>(value: output, downstream: subscriber))
+        // The checks fold away once specialised (unspecialised, a value-type subscriber costs one
+        // metatype check). A `Sink` gets a subscription that allocates nothing; another class
+        // subscriber is kept as a plain object reference, so the subscription's (unspecialised)
+        // deinit need not look up the metadata of `Optional<S>` at run time, which would cost more
+        // than the rest of the subscription.
+        if S.self is AnyObject.Type {
+            if let sink = subscriber as? Subscribers.Sink<Output, Never> {
+                sink.receive(subscription: SinkSubscription(value: output, sink: sink))
+            } else {
+                subscriber.receive(subscription: ObjectInner<S>(value: output, downstream: subscriber))
+            }
         } else {
             subscriber.receive(subscription: Inner(value: output, downstream: subscriber))
         }

@@ -112,6 +112,7 @@ extension Publishers.CollectByCount {
         }
 
         @inlinable
+        @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             if done.load(ordering: .acquiring) { return .none }
             if filled == capacity { grow() }

@@ -131,5 +131,22 @@ struct JustTests {
         busy.cancel()
         #expect(upstream.isCancelled)
     }
+
+    /// Through `AnyPublisher` the subscriber checks in `Just.receive(subscriber:)` run
+    /// unspecialised; the three kinds of subscriber still get the right subscription.
+    @Test func erasedJustServesEveryKindOfSubscriber() {
+        let erased = Just(4).eraseToAnyPublisher()
+        var values: [Int] = []
+        _ = erased.sink { values.append($0) }
+        #expect(values == [4])
+
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        erased.subscribe(tracker)
+        #expect(tracker.events == [.subscription("Just"), .value(4), .completion(.finished)])
+
+        let viaStruct = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        erased.subscribe(AnySubscriber(viaStruct))
+        #expect(viaStruct.values == [4])
+    }
 }
 

@@ -87,13 +87,13 @@ where Downstream.Input == Storage.Output {
     @inlinable
     mutating func receive<Input>(
         _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
-    ) -> (step: Step, cancel: CancelList) {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, nil) }
+    ) -> Action {
+        guard gate.isOpen, !slots[index].finished else { return (.idle, false, nil) }
         store(&storage, value)
         if !Storage.pairsStrictly {
             // combineLatest: at most one tuple per arriving value, handed straight out if possible.
-            guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, nil) }
-            return (gate.offer(output), nil)
+            guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, false, nil) }
+            return (gate.canHandOut ? gate.handOut(output) : gate.offer(output), false, nil)
         }
         // Zip, common case: nothing waits in the gate and the subscriber has demand, so no tuple
         // was left in the storage (`produce` runs whenever demand grows) and this value completes
@@ -104,27 +104,27 @@ where Downstream.Input == Storage.Output {
             // (`finishIfExhausted` has nothing to do while every input is unfinished.)
             if let output = storage.takeOutput() {
                 let step = gate.handOut(output)
-                return (step, unfinished < slots.count ? finishIfExhausted() : nil)
+                return (step, false, unfinished < slots.count ? finishIfExhausted() : nil)
             }
             let cancel = unfinished < slots.count ? finishIfExhausted() : nil
-            return (cancel == nil ? .idle : gate.kick(), cancel)
+            return (cancel == nil ? .idle : gate.kick(), false, cancel)
         }
         produce()
         let cancel = finishIfExhausted()
-        return (gate.kick(), cancel)
+        return (gate.kick(), false, cancel)
     }
 
     @inlinable
     mutating func receive(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int
-    ) -> (step: Step, cancel: CancelList) {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, nil) }
+    ) -> Action {
+        guard gate.isOpen, !slots[index].finished else { return (.idle, false, nil) }
         _ = slots[index].close()
         unfinished -= 1
         switch completion {
         case .failure(let error):
             gate.fail(error)
-            return (gate.kick(), closeAll())
+            return (gate.kick(), false, closeAll())
         case .finished:
             var cancel: CancelList = nil
             if Storage.pairsStrictly {
@@ -133,7 +133,7 @@ where Downstream.Input == Storage.Output {
                 gate.finish()
                 storage.removeAll()
             }
-            return (gate.kick(), cancel)
+            return (gate.kick(), false, cancel)
         }
     }
 
@@ -253,14 +253,12 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) {
-        let (step, cancel) = state.withLock { $0.receive(value, at: index, store: store) }
-        perform((step, false, cancel))
+        perform(state.withLock { $0.receive(value, at: index, store: store) })
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
-        let (step, cancel) = state.withLock { $0.receive(completion: completion, at: index) }
-        perform((step, false, cancel))
+        perform(state.withLock { $0.receive(completion: completion, at: index) })
     }
 
     @inlinable

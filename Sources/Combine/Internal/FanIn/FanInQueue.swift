@@ -45,12 +45,20 @@ struct FanInQueue<Element> {
 
     /// Adds `element` at the back, growing the ring (doubling it) only when full.
     @inlinable
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == 0 {
             front = element
             count = 1
-            return
+        } else {
+            appendToRing(element)
         }
+    }
+
+    /// ``append(_:)`` behind a non-empty queue: the element joins the ring.
+    @inlinable
+    @inline(never)
+    mutating func appendToRing(_ element: Element) {
         let ringCount = count - 1
         if ringCount == storage.count { grow() }
         var tail = head + ringCount
@@ -61,18 +69,22 @@ struct FanInQueue<Element> {
 
     /// Removes and returns the oldest element.
     @inlinable
+    @inline(__always)
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = front.take()
         count -= 1
-        if count > 0 {
-            front = storage[head].take()
-            head += 1
-            if head == storage.count { head = 0 }
-        } else {
-            head = 0
-        }
+        if count > 0 { refillFront() }
         return element
+    }
+
+    /// Moves the oldest ring element into `front`, after a pop left others behind.
+    @inlinable
+    @inline(never)
+    mutating func refillFront() {
+        front = storage[head].take()
+        head += 1
+        if head == storage.count { head = 0 }
     }
 
     /// Drops every element; keeps the storage for reuse.
