@@ -10,47 +10,74 @@ import Synchronization
 /// once and is released right after. (`@unchecked Sendable`: the action is taken out by the one
 /// caller that wins the atomic `cancelled` flag, so it is never touched concurrently.)
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    /// The cancellable to cancel, when made from one, otherwise a ``Vacant``. Taken by the one
+    /// caller that wins `cancelled` (or by `deinit`, when nobody else can reach the object any
+    /// more). (`@exclusivity(unchecked)`: that atomic hand-over already rules out overlapping
+    /// access.) Not an optional: an optional of this non-class existential goes through the
+    /// runtime's generic witnesses on every copy and destroy.
     @usableFromInline
-    enum Action {
-        case closure(() -> Void)
-        case cancellable(any Cancellable)
-        case nothing
-    }
+    @exclusivity(unchecked)
+    var cancellable: any Cancellable
+
+    /// The closure to run, when made from one; taken like ``cancellable``.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var closure: (() -> Void)?
 
     @usableFromInline
-    var action: Action
-
-    @usableFromInline
-    let cancelled = Atomic<Bool>(false)
+    let cancelled: Atomic<Bool>
 
     /// Makes a cancellable that runs `cancel` once, when cancelled or deallocated.
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
-        action = .closure(cancel)
+        cancellable = Vacant()
+        closure = cancel
+        cancelled = Atomic(false)
     }
 
     /// Makes a cancellable that cancels `canceller` once, when cancelled or deallocated.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
-        action = .cancellable(canceller)
+        cancellable = canceller
+        closure = nil
+        cancelled = Atomic(false)
     }
 
     @inlinable
     deinit {
-        cancel()
+        // Nobody else holds the object, so no `cancel()` can run concurrently, and one that ran
+        // earlier has already taken the action (its writes happen before the last release).
+        if cancelled.load(ordering: .relaxed) { return }
+        if let body = closure.take() {
+            body()
+        } else {
+            var inner: any Cancellable = Vacant()
+            swap(&inner, &cancellable)
+            inner.cancel()
+        }
     }
 
     /// Runs the cancellation action if it has not run yet, then releases it.
     @inlinable
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let taken = action
-        action = .nothing
-        switch taken {
-        case .closure(let body): body()
-        case .cancellable(let inner): inner.cancel()
-        case .nothing: break
+        if let body = closure.take() {
+            body()
+        } else {
+            var inner: any Cancellable = Vacant()
+            swap(&inner, &cancellable)
+            inner.cancel()
         }
+    }
+
+    /// The stand-in for "no cancellable": a stateless value in the existential's inline buffer.
+    @usableFromInline
+    struct Vacant: Cancellable {
+        @inlinable
+        init() {}
+
+        @inlinable
+        func cancel() {}
     }
 
     /// Identity: two `AnyCancellable`s are equal when they are the same instance.

@@ -21,7 +21,20 @@ public struct Just<Output>: Publisher {
     /// Hands `subscriber` a subscription that delivers the value and `.finished` on first demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: Inner(value: output, downstream: subscriber))
+        // The checks fold away once specialised (unspecialised, a value-type subscriber costs one
+        // metatype check). A `Sink` gets a subscription that allocates nothing; another class
+        // subscriber is kept as a plain object reference, so the subscription's (unspecialised)
+        // deinit need not look up the metadata of `Optional<S>` at run time, which would cost more
+        // than the rest of the subscription.
+        if S.self is AnyObject.Type {
+            if let sink = subscriber as? Subscribers.Sink<Output, Never> {
+                sink.receive(subscription: SinkSubscription(value: output, sink: sink))
+            } else {
+                subscriber.receive(subscription: ObjectInner<S>(value: output, downstream: subscriber))
+            }
+        } else {
+            subscriber.receive(subscription: Inner(value: output, downstream: subscriber))
+        }
     }
 }
 
@@ -38,8 +51,9 @@ extension Just {
         let value: Output
 
         /// Written only by the one caller that wins `claimed` (delivery or cancel), never read
-        /// concurrently.
+        /// concurrently (hence `@exclusivity(unchecked)`).
         @usableFromInline
+        @exclusivity(unchecked)
         var downstream: Downstream?
 
         /// Set by the first `request` or `cancel`; whoever sets it owns the subscriber.
@@ -57,6 +71,97 @@ extension Just {
             demand.assertNonZero("Just subscription request(_:)")
             guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let downstream = downstream.take()
             else { return }
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
+        }
+
+        @inlinable
+        func cancel() {
+            guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            downstream = nil
+        }
+
+        @usableFromInline
+        var description: String { "Just" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: ["value": value]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+
+    /// The subscription a ``Subscribers/Sink`` gets: a value, not an object, so `Just(x).sink`
+    /// allocates nothing for it (it fits the existential's inline buffer when `Output` is small).
+    ///
+    /// It needs no state of its own because of what the sink does with it, all on the
+    /// subscribing thread: it asks for `.unlimited` once, from `receive(subscription:)`, only if
+    /// this is the subscription it keeps; it never hands it out; and it drops it on completion or
+    /// cancel. A sink that is already subscribed or cancelled just cancels it, which does nothing,
+    /// so nothing is delivered, as with ``Inner``. The sink is held `unowned(unsafe)`: the only
+    /// copies live inside that sink or on its stack while it runs.
+    @usableFromInline
+    struct SinkSubscription: Subscription {
+        @usableFromInline
+        let value: Output
+
+        @usableFromInline
+        unowned(unsafe) let sink: Subscribers.Sink<Output, Never>
+
+        @inlinable
+        init(value: Output, sink: Subscribers.Sink<Output, Never>) {
+            self.value = value
+            self.sink = sink
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Just subscription request(_:)")
+            _ = sink.receive(value)
+            sink.receive(completion: .finished)
+        }
+
+        @inlinable
+        func cancel() {}
+
+        @usableFromInline
+        var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+    }
+
+    /// ``Inner`` for subscribers that are classes: the same behaviour, with the subscriber held as
+    /// an `AnyObject` (see ``Just/receive(subscriber:)``).
+    @usableFromInline
+    final class ObjectInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Never {
+        @usableFromInline
+        let value: Output
+
+        /// The subscriber, an instance of `Downstream`. Written only by the one caller that wins
+        /// `claimed` (delivery or cancel), never touched concurrently; hence
+        /// `@exclusivity(unchecked)`.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var downstream: AnyObject?
+
+        /// Set by the first `request` or `cancel`; whoever sets it owns the subscriber.
+        @usableFromInline
+        let claimed: Atomic<Bool>
+
+        /// `downstream` must be a class instance.
+        @inlinable
+        init(value: Output, downstream: Downstream) {
+            self.value = value
+            self.downstream = unsafeBitCast(downstream, to: AnyObject.self)
+            claimed = Atomic(false)
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Just subscription request(_:)")
+            guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let object = downstream.take()
+            else { return }
+            let downstream = unsafeBitCast(object, to: Downstream.self)
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
         }

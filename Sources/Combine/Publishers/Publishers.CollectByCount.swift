@@ -46,8 +46,13 @@ extension Publishers.CollectByCount {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int
-        /// Only touched from upstream deliveries, which Combine serialises.
-        @exclusivity(unchecked) @usableFromInline var buffer: [Upstream.Output] = []
+        /// Room for the batch being collected, grown up to `count` over the first batch and then
+        /// reused for every later one; its first `filled` of `capacity` elements are initialised.
+        /// A plain buffer rather than an `Array`, so that adding a value costs no uniqueness
+        /// check. Only touched from upstream deliveries, which Combine serialises (and `deinit`).
+        @exclusivity(unchecked) @usableFromInline var slots: UnsafeMutablePointer<Upstream.Output>?
+        @exclusivity(unchecked) @usableFromInline var filled: Int
+        @exclusivity(unchecked) @usableFromInline var capacity: Int
         @usableFromInline let status = LockedState<SubscriptionStatus>(.awaitingSubscription)
         @usableFromInline let done = Atomic<Bool>(false)
 
@@ -55,6 +60,44 @@ extension Publishers.CollectByCount {
         init(downstream: Downstream, count: Int) {
             self.downstream = downstream
             self.count = count
+            slots = nil
+            filled = 0
+            capacity = 0
+        }
+
+        @inlinable
+        deinit {
+            if let slots {
+                slots.deinitialize(count: filled)
+                slots.deallocate()
+            }
+        }
+
+        /// Makes room for more values: a modest start, then doubling, never beyond `count` (so
+        /// `collect(.max)` does not try to allocate everything up front).
+        @inlinable
+        @inline(never)
+        func grow() {
+            let newCapacity = capacity == 0 ? Swift.min(count, 64) : (capacity > count / 2 ? count : capacity * 2)
+            let newSlots = UnsafeMutablePointer<Upstream.Output>.allocate(capacity: newCapacity)
+            if let slots {
+                newSlots.moveInitialize(from: slots, count: filled)
+                slots.deallocate()
+            }
+            slots = newSlots
+            capacity = newCapacity
+        }
+
+        /// Moves the values collected so far out into a new array and empties the buffer.
+        @inlinable
+        func takeBatch() -> [Upstream.Output] {
+            guard let slots, filled > 0 else { return [] }
+            let taken = filled
+            filled = 0
+            return [Upstream.Output](unsafeUninitializedCapacity: taken) { array, initialized in
+                array.baseAddress!.moveInitialize(from: slots, count: taken)
+                initialized = taken
+            }
         }
 
         @usableFromInline
@@ -69,22 +112,21 @@ extension Publishers.CollectByCount {
         }
 
         @inlinable
+        @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             if done.load(ordering: .acquiring) { return .none }
-            if buffer.isEmpty { buffer.reserveCapacity(count) }
-            buffer.append(input)
-            guard buffer.count == count else { return .none }
-            let batch = buffer
-            buffer = []
-            return downstream.receive(batch) * count
+            if filled == capacity { grow() }
+            (slots.unsafelyUnwrapped + filled).initialize(to: input)
+            filled += 1
+            guard filled == count else { return .none }
+            return downstream.receive(takeBatch()) * count
         }
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             if done.exchange(true, ordering: .acquiringAndReleasing) { return }
             status.withLock { $0 = .terminal }
-            let rest = buffer
-            buffer = []
+            let rest = takeBatch()
             if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
             downstream.receive(completion: completion)
         }

@@ -70,7 +70,7 @@ extension Publishers.Filter {
 
         @usableFromInline static var operatorName: String { "Filter" }
 
-        @inlinable
+        @inlinable @inline(__always)
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {
             isIncluded(input) ? .demand(downstream.receive(input)) : .demand(.max(1))

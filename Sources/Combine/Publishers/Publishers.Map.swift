@@ -80,7 +80,7 @@ extension Publishers.Map {
             downstream.receive(subscription: subscription)
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(transform(input))
         }

@@ -72,6 +72,7 @@ extension Publishers.RemoveDuplicates {
         @usableFromInline static var operatorName: String { "RemoveDuplicates" }
 
         @inlinable
+        @inline(__always)
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {
             if let last, predicate(last, input) { return .demand(.max(1)) }

@@ -83,6 +83,7 @@ extension Publishers.Scan {
         @usableFromInline static var operatorName: String { "Scan" }
 
         @inlinable
+        @inline(__always)
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {
             accumulator = next(accumulator, input)

@@ -85,7 +85,16 @@ public struct ImmediateScheduler: Scheduler {
     public typealias SchedulerOptions = Never
 
     /// The one immediate scheduler; it has no state, so one value serves everybody.
-    public static let shared = ImmediateScheduler()
+    ///
+    /// Computed rather than stored (Apple's is a stored `let`; reading it is the same in source):
+    /// there is nothing to store, and a computed constant costs the caller no call into this
+    /// module for a global's address.
+    @inlinable
+    public static var shared: ImmediateScheduler { ImmediateScheduler() }
+
+    /// Makes the stateless scheduler; use ``shared``.
+    @usableFromInline
+    init() {}
 
     /// "Now" for a scheduler on which no time ever passes.
     public var now: SchedulerTimeType { SchedulerTimeType() }

@@ -9,21 +9,20 @@
 ///
 /// Thread safety and ordering are those of ``PassthroughSubject``: any thread may send, subscribe
 /// or cancel; subscribers are served in subscription order (Apple leaves the order unspecified);
-/// calls into one subscriber are serialized by queueing values sent while it is busy (including
-/// reentrant sends from inside its own `receive(_:)`) and delivering them right after the current
-/// call returns, instead of nesting them as Apple does with a recursive lock. This cannot deadlock.
+/// one thread at a time delivers, and values sent meanwhile (from other threads, or reentrantly
+/// from inside a subscriber) are queued and delivered to everyone right after the value in
+/// progress, instead of being nested as Apple does with a recursive lock. This cannot deadlock.
+/// ``value`` changes when the value is sent, before it is delivered.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    // @unchecked Sendable: every stored property is inside `state`, guarded by its mutex.
+    // @unchecked Sendable: all mutable state is in `dispatcher`, which guards it.
 
+    /// What the subject keeps besides its subscribers, under the dispatcher's mutex.
     @usableFromInline
-    typealias Conduit = SubjectConduit<Output, Failure>
-
-    @usableFromInline
-    struct State {
+    struct Current {
         @usableFromInline var value: Output
-        @usableFromInline var conduits: ContiguousArray<Conduit> = []
-        @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var upstreams: [any Subscription] = []
+        /// Subscriptions given to the subject with ``send(subscription:)``.
+        @usableFromInline var subscriptions: [any Subscription] = []
+        /// Whether any subscriber has asked for values yet.
         @usableFromInline var hasDemand = false
 
         @inlinable
@@ -33,16 +32,19 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     }
 
     @usableFromInline
-    let state: LockedState<State>
+    typealias Dispatcher = SubjectDispatcher<Output, Failure, Current>
+
+    @usableFromInline
+    let dispatcher: Dispatcher
 
     /// Makes a subject whose current value is `value`.
     @inlinable
     public init(_ value: Output) {
-        state = LockedState(State(value: value))
+        dispatcher = Dispatcher(Current(value: value), sendsWithoutLock: false)
     }
 
     deinit {
-        for upstream in state.withLock({ $0.upstreams }) {
+        for upstream in dispatcher.state.withLock({ $0.extra.subscriptions }) {
             upstream.cancel()
         }
     }
@@ -50,7 +52,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// The current value. Setting it publishes the new value to the subscribers.
     @inlinable
     public var value: Output {
-        get { state.withLock { $0.value } }
+        get { dispatcher.state.withLock { $0.extra.value } }
         set { send(newValue) }
     }
 
@@ -58,60 +60,31 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// it receives the completion immediately.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        let conduit = Conduit(name: "CurrentValueSubject", parent: self) { event in
-            switch event {
-            case .value(let value):
-                return subscriber.receive(value)
-            case .completion(let completion):
-                subscriber.receive(completion: completion)
-                return .none
-            }
+        let conduit = Dispatcher.Conduit(
+            name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
+        ) { current in
+            if current.hasDemand { return (current.value, []) }
+            current.hasDemand = true
+            return (current.value, current.subscriptions)
         }
-        let completed = state.withLock { state -> Subscribers.Completion<Failure>? in
-            if let completion = state.completion { return completion }
-            state.conduits.append(conduit)
-            return nil
-        }
-        if let completed {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completed)
-            return
-        }
-        subscriber.receive(subscription: conduit)
-        conduit.subscriptionDelivered()
+        dispatcher.attach(conduit, subscriber)
     }
 
     /// Makes `input` the current value and sends it to every subscriber with outstanding demand.
     /// Ignored after completion.
     @inlinable
     public func send(_ input: Output) {
-        let conduits = state.withLock { state -> ContiguousArray<Conduit>? in
-            guard state.completion == nil else { return nil }
-            state.value = input
-            return state.conduits
-        }
-        guard let conduits else { return }
-        for conduit in conduits {
-            conduit.offer(input)
+        dispatcher.sendLocked(input) { state in
+            guard state.completion == nil else { return false }
+            state.extra.value = input
+            return true
         }
     }
 
     /// Ends the stream for every subscriber, current and future; later calls are ignored.
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
-        let taken = state.withLock { state -> (ContiguousArray<Conduit>, [any Subscription])? in
-            guard state.completion == nil else { return nil }
-            state.completion = completion
-            defer {
-                state.conduits = []
-                state.upstreams = []
-            }
-            return (state.conduits, state.upstreams)
-        }
-        guard let (conduits, _) = taken else { return }
-        for conduit in conduits {
-            conduit.offer(completion: completion)
-        }
+        dispatcher.complete(completion) { state in state.extra.subscriptions = [] }
     }
 
     /// Keeps `subscription` as an upstream and asks it for unlimited values once any subscriber
@@ -124,37 +97,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// void.
     @inlinable
     public func send(subscription: any Subscription) {
-        let demanded = state.withLock { state -> Bool in
-            state.upstreams.append(subscription)
-            return state.hasDemand
+        let demanded = dispatcher.state.withLock { state -> Bool in
+            state.extra.subscriptions.append(subscription)
+            return state.extra.hasDemand
         }
         if demanded {
             subscription.request(.unlimited)
-        }
-    }
-}
-
-extension CurrentValueSubject: SubjectConduitParent {
-    @inlinable
-    func conduitReceivedFirstDemand() -> Output? {
-        let (value, upstreams) = state.withLock { state -> (Output?, [any Subscription]) in
-            guard state.completion == nil else { return (nil, []) }
-            if state.hasDemand { return (state.value, []) }
-            state.hasDemand = true
-            return (state.value, state.upstreams)
-        }
-        for upstream in upstreams {
-            upstream.request(.unlimited)
-        }
-        return value
-    }
-
-    @inlinable
-    func conduitCancelled(_ conduit: SubjectConduit<Output, Failure>) {
-        state.withLock { state in
-            if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-                state.conduits.remove(at: index)
-            }
         }
     }
 }

@@ -57,7 +57,10 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     @usableFromInline
-    let state = LockedState(ContiguousArray<SubjectConduit<Void, Never>>())
+    typealias Dispatcher = SubjectDispatcher<Void, Never, Void>
+
+    @usableFromInline
+    let dispatcher = Dispatcher((), sendsWithoutLock: true)
 
     /// Makes a publisher with no subscribers.
     @inlinable
@@ -66,41 +69,15 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Attaches `subscriber`; it receives a `Void` for each later ``send()`` while it has demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        let conduit = SubjectConduit<Void, Never>(name: "ObservableObjectPublisher", parent: self) { event in
-            switch event {
-            case .value:
-                return subscriber.receive(())
-            case .completion(let completion):
-                subscriber.receive(completion: completion)
-                return .none
-            }
-        }
-        state.withLock { $0.append(conduit) }
-        subscriber.receive(subscription: conduit)
-        conduit.subscriptionDelivered()
+        let conduit = Dispatcher.Conduit(
+            name: "ObservableObjectPublisher", parent: self, dispatcher: dispatcher, subscriber: subscriber
+        ) { _ in (nil, []) }
+        dispatcher.attach(conduit, subscriber)
     }
 
     /// Tells the subscribers that the object is about to change.
     @inlinable
     public func send() {
-        for conduit in state.withLock({ $0 }) {
-            conduit.offer(())
-        }
-    }
-}
-
-extension ObservableObjectPublisher: SubjectConduitParent {
-    @inlinable
-    func conduitReceivedFirstDemand() -> Void? {
-        nil
-    }
-
-    @inlinable
-    func conduitCancelled(_ conduit: SubjectConduit<Void, Never>) {
-        state.withLock { conduits in
-            if let index = conduits.firstIndex(where: { $0 === conduit }) {
-                conduits.remove(at: index)
-            }
-        }
+        dispatcher.send(())
     }
 }

@@ -104,15 +104,13 @@ extension Published {
     /// enclosing object's `objectWillChange` publisher once someone has asked for it, and the
     /// subscriptions made by `assign(to:)`, which die with it.
     @usableFromInline
-    final class Storage: SubjectConduitParent, @unchecked Sendable {
-        // @unchecked Sendable: all mutable state is in `state`, guarded by its mutex.
-        @usableFromInline typealias Output = Value
-        @usableFromInline typealias Failure = Never
+    final class Storage: @unchecked Sendable {
+        // @unchecked Sendable: all mutable state is in `dispatcher`, which guards it.
 
+        /// The property's state besides its subscribers, under the dispatcher's mutex.
         @usableFromInline
-        struct State {
+        struct Property {
             @usableFromInline var value: Value
-            @usableFromInline var conduits: ContiguousArray<SubjectConduit<Value, Never>> = []
             @usableFromInline var objectWillChange: ObservableObjectPublisher?
             @usableFromInline var assignments: [AnyCancellable] = []
 
@@ -123,78 +121,57 @@ extension Published {
         }
 
         @usableFromInline
-        let state: LockedState<State>
+        typealias Dispatcher = SubjectDispatcher<Value, Never, Property>
+
+        /// Stores each value after its subscribers have seen it (`willSet` order).
+        @usableFromInline
+        let dispatcher: Dispatcher
 
         @inlinable
         init(_ value: Value) {
-            state = LockedState(State(value: value))
+            dispatcher = Dispatcher(Property(value: value), sendsWithoutLock: false) { property, value in property.value = value }
         }
 
         @inlinable
         var currentValue: Value {
-            state.withLock { $0.value }
+            dispatcher.state.withLock { $0.extra.value }
         }
 
         /// `objectWillChange` first, then the subscribers, then the stored value (willSet order).
         @inlinable
         func publish(_ value: Value) {
-            let (conduits, objectWillChange) = state.withLock { ($0.conduits, $0.objectWillChange) }
+            let objectWillChange = dispatcher.state.withLock { $0.extra.objectWillChange }
             objectWillChange?.send()
-            for conduit in conduits {
-                conduit.offer(value)
-            }
-            state.withLock { $0.value = value }
+            dispatcher.sendLocked(value) { _ in true }
         }
 
         @inlinable
         func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            let conduit = SubjectConduit<Value, Never>(name: "CurrentValueSubject", parent: self) { event in
-                switch event {
-                case .value(let value):
-                    return subscriber.receive(value)
-                case .completion(let completion):
-                    subscriber.receive(completion: completion)
-                    return .none
-                }
-            }
-            state.withLock { $0.conduits.append(conduit) }
-            subscriber.receive(subscription: conduit)
-            conduit.subscriptionDelivered()
+            let conduit = Dispatcher.Conduit(
+                name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
+            ) { property in (property.value, []) }
+            dispatcher.attach(conduit, subscriber)
         }
 
         @usableFromInline
         func keep(_ assignment: AnyCancellable) {
-            state.withLock { $0.assignments.append(assignment) }
+            dispatcher.state.withLock { $0.extra.assignments.append(assignment) }
         }
 
         /// Installs `candidate` as the enclosing object's `objectWillChange` unless one is
         /// installed already; returns the one in place.
         @usableFromInline
         func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-            state.withLock { state in
-                if let existing = state.objectWillChange { return existing }
-                state.objectWillChange = candidate
+            dispatcher.state.withLock { state in
+                if let existing = state.extra.objectWillChange { return existing }
+                state.extra.objectWillChange = candidate
                 return candidate
             }
         }
 
         @usableFromInline
         var installedObjectWillChange: ObservableObjectPublisher? {
-            state.withLock { $0.objectWillChange }
-        }
-
-        @inlinable
-        func conduitReceivedFirstDemand() -> Value? {
-            currentValue
-        }
-
-        @inlinable
-        func conduitCancelled(_ conduit: SubjectConduit<Value, Never>) {
-            state.withLock { state in
-                if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-                    state.conduits.remove(at: index)
-                }
-            }
+            dispatcher.state.withLock { $0.extra.objectWillChange }
         }
     }
 }

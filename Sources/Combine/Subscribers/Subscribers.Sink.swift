@@ -9,7 +9,9 @@ extension Subscribers {
     /// event and releases its subscription. A second subscription is cancelled straight away (the
     /// sink serves one publisher only); Apple's Sink does the same rather than trapping.
     ///
-    /// The value path reads one atomic flag and takes no lock.
+    /// The value path reads one atomic word and takes no lock; subscribing costs two
+    /// compare-and-exchanges, completing and cancelling one each, and the sink allocates nothing
+    /// beyond itself.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
@@ -19,13 +21,22 @@ extension Subscribers {
         /// Called once, with the completion.
         public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
-        /// The upstream subscription while connected; guarded by its lock, used after unlocking.
+        /// Where the sink stands, one atomic word (see ``SinkPhase``). Every transition is a
+        /// compare-and-exchange; whoever wins it owns ``upstream`` for that step, so the field is
+        /// never touched by two threads at once and no lock is needed.
         @usableFromInline
-        let status = LockedState<SubscriptionStatus>(.awaitingSubscription)
+        let phase: Atomic<Int>
 
-        /// Set by the first completion or cancel; after that no event reaches the closures.
+        /// The upstream subscription while connected, otherwise a ``SinkVacantUpstream``. Written
+        /// by `receive(subscription:)` in the `storing` phase; taken by the caller that moves the
+        /// phase from `subscribed` to a terminal one (or by `receive(subscription:)` itself when
+        /// it loses that race). (`@exclusivity(unchecked)`: the atomic phase already serialises
+        /// every access.) Not an optional: an optional of this non-class existential is copied and
+        /// destroyed through the runtime's generic witnesses, several times dearer than the
+        /// existential itself.
         @usableFromInline
-        let terminated = Atomic<Bool>(false)
+        @exclusivity(unchecked)
+        var upstream: any Subscription
 
         /// Makes a sink that calls `receiveCompletion` on completion and `receiveValue` per value.
         @inlinable
@@ -35,19 +46,31 @@ extension Subscribers {
         ) {
             self.receiveCompletion = receiveCompletion
             self.receiveValue = receiveValue
+            phase = Atomic(SinkPhase.awaiting)
+            upstream = SinkVacantUpstream()
         }
 
-        /// Keeps the first subscription and asks it for unlimited values; cancels any later one.
+        /// Keeps the first subscription and asks it for unlimited values; cancels any later one,
+        /// and the first one too when the sink was cancelled before or while it arrived.
         @inlinable
         public func receive(subscription: any Subscription) {
-            let accepted = status.withLock { status -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
+            guard
+                phase.compareExchange(
+                    expected: SinkPhase.awaiting, desired: SinkPhase.storing, ordering: .acquiring
+                ).exchanged
+            else {
+                subscription.cancel()
+                return
             }
-            if accepted {
+            upstream = subscription
+            if phase.compareExchange(
+                expected: SinkPhase.storing, desired: SinkPhase.subscribed, ordering: .acquiringAndReleasing
+            ).exchanged {
                 subscription.request(.unlimited)
             } else {
+                // Cancelled (or, against the contract, completed) while storing: the sink still
+                // owns the field, so it releases it and cancels the subscription.
+                upstream = SinkVacantUpstream()
                 subscription.cancel()
             }
         }
@@ -55,7 +78,7 @@ extension Subscribers {
         /// Passes the value to ``receiveValue`` unless the sink has completed or been cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if !terminated.load(ordering: .acquiring) {
+            if phase.load(ordering: .acquiring) < SinkPhase.terminal {
                 receiveValue(value)
             }
             return .none
@@ -64,17 +87,45 @@ extension Subscribers {
         /// Passes the first completion to ``receiveCompletion`` and releases the subscription.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            // The subscription is released here, after the lock, before the closure runs.
-            _ = status.withLock { $0.terminate() }
+            let left = terminate()
+            guard left != SinkPhase.terminal else { return }
+            if left == SinkPhase.subscribed {
+                // Released here, before the closure runs.
+                _ = takeUpstream()
+            }
             receiveCompletion(completion)
         }
 
         /// Cancels the subscription; no value or completion is delivered afterwards.
         @inlinable
         public func cancel() {
-            guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            status.withLock { $0.terminate() }?.cancel()
+            guard terminate() == SinkPhase.subscribed else { return }
+            takeUpstream().cancel()
+        }
+
+        /// Moves the sink to its terminal phase and returns the phase it left (`terminal` when it
+        /// already was). Only leaving `subscribed` hands ``upstream`` to the caller; in `storing`
+        /// the thread in `receive(subscription:)` still owns it and cancels it when it sees the
+        /// new phase.
+        @inlinable
+        func terminate() -> Int {
+            var current = phase.load(ordering: .relaxed)
+            while current != SinkPhase.terminal {
+                let (exchanged, original) = phase.compareExchange(
+                    expected: current, desired: SinkPhase.terminal, ordering: .acquiringAndReleasing
+                )
+                if exchanged { return current }
+                current = original
+            }
+            return current
+        }
+
+        /// Moves the subscription out of ``upstream``; only for the owner of the field.
+        @inlinable
+        func takeUpstream() -> any Subscription {
+            var taken: any Subscription = SinkVacantUpstream()
+            swap(&taken, &upstream)
+            return taken
         }
 
         /// `"Sink"`, as Apple prints it.
@@ -111,4 +162,34 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
+}
+
+/// The phases of a ``Subscribers/Sink``, ordered so that `phase < terminal` means "still live".
+@usableFromInline
+enum SinkPhase {
+    /// No subscription yet.
+    @inlinable static var awaiting: Int { 0 }
+    /// `receive(subscription:)` is writing the subscription into the sink.
+    @inlinable static var storing: Int { 1 }
+    /// Connected; the subscription is in the sink.
+    @inlinable static var subscribed: Int { 2 }
+    /// Completed or cancelled; the subscription has been handed to whoever made the transition.
+    @inlinable static var terminal: Int { 3 }
+}
+
+/// What a ``Subscribers/Sink`` keeps in place of a subscription while it has none: a stateless
+/// value that fits the existential's inline buffer, so storing and dropping it costs nothing.
+@usableFromInline
+struct SinkVacantUpstream: Subscription {
+    @inlinable
+    init() {}
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {}
+
+    @inlinable
+    func cancel() {}
+
+    @usableFromInline
+    var combineIdentifier: CombineIdentifier { CombineIdentifier() }
 }

@@ -34,4 +34,64 @@ struct PublishersCollectByCountTests {
         #expect(sub2.values.isEmpty)
         #expect(up2.isCancelled)
     }
+
+    @Test func manyBatchesThenPartialBatchOnFinish() {
+        let up = TestUpstream<Int, Never>()
+        let sub = TrackingSubscriber<[Int], Never>(initialDemand: .unlimited)
+        up.collect(3).subscribe(sub)
+        for value in 0..<10 { _ = up.send(value) }
+        up.send(completion: .finished)
+        #expect(sub.values == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]])
+        #expect(sub.completions == [.finished])
+    }
+
+    /// Batches larger than the buffer's first allocation, and a huge count that must not be
+    /// allocated up front.
+    @Test func largeAndHugeCounts() {
+        let up = TestUpstream<Int, Never>()
+        let sub = TrackingSubscriber<[Int], Never>(initialDemand: .unlimited)
+        up.collect(150).subscribe(sub)
+        for value in 0..<400 { _ = up.send(value) }
+        up.send(completion: .finished)
+        #expect(sub.values == [Array(0..<150), Array(150..<300), Array(300..<400)])
+
+        let hugeUp = TestUpstream<Int, Never>()
+        let hugeSub = TrackingSubscriber<[Int], Never>(initialDemand: .max(1))
+        hugeUp.collect(.max).subscribe(hugeSub)
+        for value in 0..<3 { _ = hugeUp.send(value) }
+        hugeUp.send(completion: .finished)
+        #expect(hugeSub.values == [[0, 1, 2]])
+    }
+
+    /// Values waiting in an unfinished batch are released with the subscription, after a
+    /// failure, and once handed on.
+    @Test func bufferedValuesAreReleased() {
+        final class Token {}
+        weak var pending: Token?
+        let up = ReleasingTestUpstream<Token, Never>()
+        let cancellable = up.collect(3).sink { _ in }
+        do {
+            let token = Token()
+            pending = token
+            up.send(token)
+        }
+        #expect(pending != nil)
+        cancellable.cancel()
+        #expect(pending == nil)
+
+        weak var afterFailure: Token?
+        let failing = TestUpstream<Token, TestFailure>()
+        let sub = TrackingSubscriber<[Token], TestFailure>(initialDemand: .unlimited)
+        failing.collect(3).subscribe(sub)
+        do {
+            let token = Token()
+            afterFailure = token
+            _ = failing.send(token)
+        }
+        failing.send(completion: .failure(.boom))
+        #expect(afterFailure == nil)
+    }
 }
+
+private enum TestFailure: Error { case boom }
+

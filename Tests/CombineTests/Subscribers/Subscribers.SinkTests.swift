@@ -78,4 +78,122 @@ struct SubscribersSinkTests {
         _ = [1, 2, 3].publisher.sink { values.append($0) }
         #expect(values == [1, 2, 3])
     }
+
+    // MARK: races on real threads (the sink's lock-free phase word)
+
+    /// A subscription that counts the calls it gets, from any thread.
+    private final class CountingSubscription: Subscription, @unchecked Sendable {
+        let lock = NSLock()
+        private var _requests = 0
+        private var _cancels = 0
+        var requests: Int { lock.withLock { _requests } }
+        var cancels: Int { lock.withLock { _cancels } }
+        func request(_ demand: Subscribers.Demand) { lock.withLock { _requests += 1 } }
+        func cancel() { lock.withLock { _cancels += 1 } }
+    }
+
+    /// Runs `first` and `second` on two threads, released together by a spinning start flag.
+    private static func race(_ first: @escaping @Sendable () -> Void, _ second: @escaping @Sendable () -> Void) {
+        let ready = NSCondition()
+        nonisolated(unsafe) var arrived = 0
+        let group = DispatchGroup()
+        for body in [first, second] {
+            DispatchQueue.global().async(group: group) {
+                ready.lock()
+                arrived += 1
+                if arrived == 2 { ready.broadcast() } else { while arrived < 2 { ready.wait() } }
+                ready.unlock()
+                body()
+            }
+        }
+        group.wait()
+    }
+
+    @Test func cancelRacingSubscriptionCancelsItExactlyOnceAndReleasesIt() {
+        for _ in 0..<2_000 {
+            weak var weakSubscription: CountingSubscription?
+            weak var weakSink: Subscribers.Sink<Int, Never>?
+            var requests = 0
+            var cancels = 0
+            do {
+                let subscription = CountingSubscription()
+                let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+                weakSubscription = subscription
+                weakSink = sink
+                let unsafeSink = sink
+                Self.race({ unsafeSink.receive(subscription: subscription) }, { unsafeSink.cancel() })
+                requests = subscription.requests
+                cancels = subscription.cancels
+                // Whatever the interleaving, the subscription ends cancelled, once.
+                #expect(cancels == 1)
+                #expect(requests <= 1)
+            }
+            #expect(weakSubscription == nil)
+            #expect(weakSink == nil)
+            if cancels != 1 || weakSubscription != nil { break }
+        }
+    }
+
+    @Test func cancelRacingCompletionEndsExactlyOneWay() {
+        for _ in 0..<2_000 {
+            weak var weakSubscription: CountingSubscription?
+            let completions = NSLock()
+            nonisolated(unsafe) var completionCount = 0
+            var ok = true
+            do {
+                let subscription = CountingSubscription()
+                weakSubscription = subscription
+                let sink = Subscribers.Sink<Int, Never>(
+                    receiveCompletion: { _ in completions.withLock { completionCount += 1 } },
+                    receiveValue: { _ in }
+                )
+                sink.receive(subscription: subscription)
+                let unsafeSink = sink
+                Self.race({ unsafeSink.receive(completion: .finished) }, { unsafeSink.cancel() })
+                // Either the completion won (delivered, no cancel) or the cancel did (the reverse).
+                let delivered = completions.withLock { completionCount }
+                ok = delivered + subscription.cancels == 1 && subscription.requests == 1
+                #expect(ok)
+                // Events after the end are ignored.
+                sink.receive(completion: .finished)
+                #expect(sink.receive(1) == .none)
+                #expect(completions.withLock { completionCount } == delivered)
+            }
+            #expect(weakSubscription == nil)
+            if !ok || weakSubscription != nil { break }
+        }
+    }
+
+    @Test func cancelBeforeSubscriptionCancelsTheLaterSubscription() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        sink.cancel()
+        let upstream = TestUpstream<Int, Never>()
+        upstream.subscribe(sink)
+        #expect(upstream.calls == [.cancel])
+        upstream.send(1)
+        upstream.send(completion: .finished)
+    }
+
+    @Test func completionReleasesTheSubscriptionBeforeTheClosureRuns() {
+        var subscriptionAliveInClosure = true
+        final class Probe: Subscription {
+            func request(_ demand: Subscribers.Demand) {}
+            func cancel() {}
+        }
+        weak var probe: Probe?
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { _ in subscriptionAliveInClosure = probe != nil },
+            receiveValue: { _ in }
+        )
+        do {
+            let subscription = Probe()
+            probe = subscription
+            sink.receive(subscription: subscription)
+        }
+        #expect(probe != nil)
+        sink.receive(completion: .finished)
+        #expect(!subscriptionAliveInClosure)
+        #expect(probe == nil)
+    }
 }
+

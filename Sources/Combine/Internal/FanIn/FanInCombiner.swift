@@ -40,9 +40,14 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     typealias Step = FanInGate<Downstream>.Step
 
+    /// Upstreams to cancel; `nil` (the usual case) when there are none, which unlike an empty
+    /// array costs no retain and release of the shared empty storage.
+    @usableFromInline
+    typealias CancelList = ContiguousArray<any Subscription>?
+
     /// A step to perform, whether upstream grants must be topped up, and upstreams to cancel.
     @usableFromInline
-    typealias Action = (step: Step, topUp: Bool, cancel: ContiguousArray<any Subscription>)
+    typealias Action = (step: Step, topUp: Bool, cancel: CancelList)
 
     @usableFromInline
     var gate: FanInGate<Downstream>
@@ -82,49 +87,63 @@ where Downstream.Input == Storage.Output {
     @inlinable
     mutating func receive<Input>(
         _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
-    ) -> (step: Step, cancel: ContiguousArray<any Subscription>) {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, []) }
+    ) -> Action {
+        guard gate.isOpen, !slots[index].finished else { return (.idle, false, nil) }
         store(&storage, value)
         if !Storage.pairsStrictly {
             // combineLatest: at most one tuple per arriving value, handed straight out if possible.
-            guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, []) }
-            return (gate.offer(output), [])
+            guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, false, nil) }
+            return (gate.canHandOut ? gate.handOut(output) : gate.offer(output), false, nil)
+        }
+        // Zip, common case: nothing waits in the gate and the subscriber has demand, so no tuple
+        // was left in the storage (`produce` runs whenever demand grows) and this value completes
+        // at most one, which goes straight out without passing through the gate's queue.
+        // No completion is pending either (the gate is open), so there is nothing to kick unless
+        // `finishIfExhausted` finishes the gate now.
+        if gate.canHandOut {
+            // (`finishIfExhausted` has nothing to do while every input is unfinished.)
+            if let output = storage.takeOutput() {
+                let step = gate.handOut(output)
+                return (step, false, unfinished < slots.count ? finishIfExhausted() : nil)
+            }
+            let cancel = unfinished < slots.count ? finishIfExhausted() : nil
+            return (cancel == nil ? .idle : gate.kick(), false, cancel)
         }
         produce()
         let cancel = finishIfExhausted()
-        return (gate.kick(), cancel)
+        return (gate.kick(), false, cancel)
     }
 
     @inlinable
     mutating func receive(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int
-    ) -> (step: Step, cancel: ContiguousArray<any Subscription>) {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, []) }
+    ) -> Action {
+        guard gate.isOpen, !slots[index].finished else { return (.idle, false, nil) }
         _ = slots[index].close()
         unfinished -= 1
         switch completion {
         case .failure(let error):
             gate.fail(error)
-            return (gate.kick(), closeAll())
+            return (gate.kick(), false, closeAll())
         case .finished:
-            var cancel = ContiguousArray<any Subscription>()
+            var cancel: CancelList = nil
             if Storage.pairsStrictly {
                 cancel = finishIfExhausted()
             } else if unfinished == 0 {
                 gate.finish()
                 storage.removeAll()
             }
-            return (gate.kick(), cancel)
+            return (gate.kick(), false, cancel)
         }
     }
 
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> Action {
-        guard !gate.isTerminated else { return (.idle, false, []) }
+        guard !gate.isTerminated else { return (.idle, false, nil) }
         gate.request(demand)
         let grows = requested != .unlimited
         requested += demand
-        var cancel = ContiguousArray<any Subscription>()
+        var cancel: CancelList = nil
         if Storage.pairsStrictly {
             produce()
             cancel = finishIfExhausted()
@@ -134,11 +153,11 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     mutating func delivered(additional: Subscribers.Demand) -> Action {
-        guard additional != .none, !gate.isTerminated else { return (gate.next(), false, []) }
+        guard additional != .none, !gate.isTerminated else { return (gate.next(), false, nil) }
         gate.request(additional)
         let grows = requested != .unlimited
         requested += additional
-        var cancel = ContiguousArray<any Subscription>()
+        var cancel: CancelList = nil
         if Storage.pairsStrictly {
             produce()
             cancel = finishIfExhausted()
@@ -169,13 +188,13 @@ where Downstream.Input == Storage.Output {
 
     /// Zip: finishes once a finished input has nothing left to pair, cancelling the others.
     @inlinable
-    mutating func finishIfExhausted() -> ContiguousArray<any Subscription> {
-        guard Storage.pairsStrictly, gate.isOpen, unfinished < slots.count else { return [] }
+    mutating func finishIfExhausted() -> CancelList {
+        guard Storage.pairsStrictly, gate.isOpen, unfinished < slots.count else { return nil }
         for index in slots.indices where slots[index].finished && storage.isEmpty(at: index) {
             gate.finish()
             return closeAll()
         }
-        return []
+        return nil
     }
 
     @inlinable
@@ -234,23 +253,27 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) {
-        let (step, cancel) = state.withLock { $0.receive(value, at: index, store: store) }
-        perform((step, false, cancel))
+        perform(state.withLock { $0.receive(value, at: index, store: store) })
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
-        let (step, cancel) = state.withLock { $0.receive(completion: completion, at: index) }
-        perform((step, false, cancel))
+        perform(state.withLock { $0.receive(completion: completion, at: index) })
     }
 
     @inlinable
-    func perform(_ action: Machine.Action) {
-        for subscription in action.cancel { subscription.cancel() }
-        if action.topUp { topUpAll() }
-        FanInGate<Downstream>.drain(action.step) { additional in
+    func perform(_ action: consuming Machine.Action) {
+        // Taken apart so the step moves into `drain` rather than being copied out of the tuple.
+        let (step, topUp, cancel) = action
+        if let cancel {
+            for subscription in cancel { subscription.cancel() }
+        }
+        if topUp { topUpAll() }
+        FanInGate<Downstream>.drain(step) { additional in
             let next = state.withLock { $0.delivered(additional: additional) }
-            for subscription in next.cancel { subscription.cancel() }
+            if let cancel = next.cancel {
+                for subscription in cancel { subscription.cancel() }
+            }
             if next.topUp { topUpAll() }
             return next.step
         }

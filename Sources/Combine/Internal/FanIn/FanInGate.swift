@@ -73,6 +73,19 @@ struct FanInGate<Downstream: Subscriber> {
     /// Accepts a value from upstream: hands it straight out when nobody is emitting, nothing is
     /// queued and there is demand (the common, uncontended case skips the queue); otherwise
     /// queues it and becomes the emitter if nobody is.
+    /// Whether a value could go straight to the subscriber: open, not emitting, nothing queued,
+    /// demand left. Then ``handOut(_:)`` does what ``offer(_:)`` would, minus the checks.
+    @inlinable
+    var canHandOut: Bool { !emitting && queue.isEmpty && demand > 0 && isOpen }
+
+    /// Starts emitting `value`; only when ``canHandOut`` holds.
+    @inlinable
+    mutating func handOut(_ value: Input) -> Step {
+        emitting = true
+        demand -= 1
+        return .value(downstream.unsafelyUnwrapped, value)
+    }
+
     @inlinable
     mutating func offer(_ value: Input) -> Step {
         guard isOpen else { return .idle }
@@ -163,10 +176,12 @@ extension FanInGate {
     /// `resume` is called with the demand each delivered value returned; it re-enters the owner's
     /// lock, records the demand (``delivered(additional:)``) and returns the next step.
     @inlinable
-    static func drain(_ first: Step, resume: (Subscribers.Demand) -> Step) {
+    static func drain(_ first: consuming Step, resume: (Subscribers.Demand) -> Step) {
         var step = first
         while true {
-            switch step {
+            // Consumed, not copied: the subscriber reference moves out of the step instead of
+            // being retained once more and released with the old step.
+            switch consume step {
             case .idle:
                 return
             case .value(let downstream, let value):

@@ -4,21 +4,31 @@
 /// Why not an `Array` with `removeFirst()`: that shifts every remaining element, which makes a
 /// queue that fills and drains quadratic. Here a pop only moves the head index, and the storage,
 /// once grown, is reused, so steady-state traffic allocates nothing.
+///
+/// The oldest element lives outside the ring, in `front`: a queue that holds at most one element
+/// at a time (zip's inputs sending in turn, a merge whose subscriber keeps up) never touches the
+/// ring, and so pays neither its uniqueness check nor its bounds checks.
 @usableFromInline
 struct FanInQueue<Element> {
+    /// The oldest element; `nil` exactly when the queue is empty.
+    @usableFromInline
+    var front: Element?
+
+    /// The elements after `front`, oldest first, in a ring.
     @usableFromInline
     var storage: ContiguousArray<Element?>
 
-    /// Index of the oldest element in `storage`.
+    /// Index of the oldest ring element in `storage`.
     @usableFromInline
     var head: Int
 
-    /// Number of elements held.
+    /// Number of elements held, `front` included.
     @usableFromInline
     var count: Int
 
     @inlinable
     init() {
+        front = nil
         storage = []
         head = 0
         count = 0
@@ -30,14 +40,28 @@ struct FanInQueue<Element> {
     /// The oldest element, without removing it.
     @inlinable
     var first: Element? {
-        count == 0 ? nil : storage[head]
+        front
     }
 
-    /// Adds `element` at the back, growing the storage (doubling it) only when full.
+    /// Adds `element` at the back, growing the ring (doubling it) only when full.
     @inlinable
+    @inline(__always)
     mutating func append(_ element: Element) {
-        if count == storage.count { grow() }
-        var tail = head + count
+        if count == 0 {
+            front = element
+            count = 1
+        } else {
+            appendToRing(element)
+        }
+    }
+
+    /// ``append(_:)`` behind a non-empty queue: the element joins the ring.
+    @inlinable
+    @inline(never)
+    mutating func appendToRing(_ element: Element) {
+        let ringCount = count - 1
+        if ringCount == storage.count { grow() }
+        var tail = head + ringCount
         if tail >= storage.count { tail -= storage.count }
         storage[tail] = element
         count += 1
@@ -45,14 +69,22 @@ struct FanInQueue<Element> {
 
     /// Removes and returns the oldest element.
     @inlinable
+    @inline(__always)
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = storage[head].take()
+        let element = front.take()
+        count -= 1
+        if count > 0 { refillFront() }
+        return element
+    }
+
+    /// Moves the oldest ring element into `front`, after a pop left others behind.
+    @inlinable
+    @inline(never)
+    mutating func refillFront() {
+        front = storage[head].take()
         head += 1
         if head == storage.count { head = 0 }
-        count -= 1
-        if count == 0 { head = 0 }
-        return element
     }
 
     /// Drops every element; keeps the storage for reuse.
@@ -65,10 +97,11 @@ struct FanInQueue<Element> {
 
     @usableFromInline
     mutating func grow() {
+        let ringCount = count - 1
         let newCapacity = Swift.max(4, storage.count * 2)
         var newStorage = ContiguousArray<Element?>(repeating: nil, count: newCapacity)
         var index = head
-        for position in 0..<count {
+        for position in 0..<ringCount {
             newStorage[position] = storage[index].take()
             index += 1
             if index == storage.count { index = 0 }

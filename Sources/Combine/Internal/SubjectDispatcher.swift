@@ -1,0 +1,376 @@
+import Synchronization
+
+// The machinery every subject shares (PassthroughSubject, CurrentValueSubject,
+// ObservableObjectPublisher and @Published): the subscriber list and who delivers to it.
+//
+// One thread at a time is the subject's *emitter*: only the emitter calls into the subscribers.
+// A value sent while nobody emits makes the sending thread the emitter; one sent while another
+// thread emits, or reentrantly from inside a subscriber, is queued as a job and delivered by the
+// emitter right after what it is doing, in the order the jobs were queued. Completion, the end of
+// a subscription handshake and a CurrentValueSubject's first value to a new subscriber are jobs
+// too, so everything that reaches one subscriber is serialized by the same role, without holding a
+// lock while calling out.
+//
+// The role is one bit of an atomic word. With a subscriber list that has not changed and no job
+// waiting, a PassthroughSubject send costs one compare-and-swap to take the role and one to give
+// it back, whatever the number of subscribers: subscribers with unlimited demand are called
+// without any further atomic read-modify-write or reference counting. Everything else (finite
+// demand, handshakes, cancellation, completion) takes the subject's mutex, which also guards each
+// conduit's bookkeeping, so a subscription costs no lock of its own.
+
+/// The subscriber list of one subject, its job queue, and the emitter role.
+///
+/// `Extra` is the owning subject's own state (a CurrentValueSubject's value, the upstream
+/// subscriptions a subject was given…), kept under the same mutex so that a send updates it and
+/// takes the emitter role in one critical section.
+@usableFromInline
+final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendable {
+    // @unchecked Sendable: `state` is guarded by its mutex; `published`, `publishedBase` and
+    // `publishedCount` are written under the mutex while nobody emits, or by the emitter under the
+    // mutex, and read by the emitter only.
+
+    @usableFromInline
+    typealias Conduit = SubjectConduit<Output, Failure, Extra>
+
+    /// Work for the emitter.
+    @usableFromInline
+    enum Job {
+        /// A value for every subscriber.
+        case value(Output)
+        /// The completion for every subscriber; the list is taken when the job runs, so values
+        /// queued before it still reach everyone.
+        case completion(Subscribers.Completion<Failure>)
+        /// The subscriber's `receive(subscription:)` has returned: it may now be called.
+        case activate(Conduit)
+        /// One value for one subscriber (a CurrentValueSubject's value on the first demand).
+        case single(Conduit, Output)
+    }
+
+    @usableFromInline
+    struct State {
+        @usableFromInline var extra: Extra
+        @usableFromInline var conduits: ContiguousArray<Conduit> = []
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var jobs: ContiguousArray<Job> = []
+        @usableFromInline var jobsHead = 0
+        /// `conduits` changed while someone was emitting; `published` is refreshed when the
+        /// emitter next takes the mutex.
+        @usableFromInline var stale = false
+        /// Cancelled while someone was emitting: the emitter releases their subscribers.
+        @usableFromInline var released: ContiguousArray<Conduit> = []
+
+        @inlinable
+        init(extra: Extra) {
+            self.extra = extra
+        }
+    }
+
+    @usableFromInline
+    let state: LockedState<State>
+
+    /// Bits of `flags`.
+    @usableFromInline static var emittingFlag: UInt8 { 1 }
+    @usableFromInline static var attentionFlag: UInt8 { 2 }
+
+    /// `emittingFlag` while a thread holds the emitter role; `attentionFlag` (set under the mutex)
+    /// when the emitter must take the mutex before giving the role back: a job is queued, the list
+    /// changed, or subscribers wait to be released. Without an emitter, whoever sets
+    /// `attentionFlag` settles it before leaving the mutex, so `0` means "free and up to date".
+    @usableFromInline
+    let flags = Atomic<UInt8>(0)
+
+    /// The subscriber list the emitter walks: a copy of `state.conduits` sharing its buffer, so
+    /// that a change made while someone emits (copy-on-write) never disturbs the walk.
+    @usableFromInline
+    let published: UnsafeMutablePointer<ContiguousArray<Conduit>>
+
+    /// The elements of `published`, read as unowned references: `published` keeps them alive and
+    /// the buffer is not mutated until the next refresh, which recomputes these two. Walking them
+    /// this way costs no reference counting per subscriber.
+    @exclusivity(unchecked) @usableFromInline
+    var publishedBase: UnsafePointer<Unmanaged<Conduit>>?
+
+    @exclusivity(unchecked) @usableFromInline
+    var publishedCount = 0
+
+    /// Runs after the emitter delivered a value, under the mutex (`@Published` stores its new
+    /// value there, after its subscribers saw it, as `willSet` semantics require).
+    @usableFromInline
+    let afterValue: ((inout Extra, Output) -> Void)?
+
+    /// Whether ``send(_:)`` may take the role without the mutex. When it may not (the subject
+    /// always updates its state under the mutex when sending), every role taker holds the mutex,
+    /// so one that finds the role free can take it with a plain store instead of a
+    /// read-modify-write.
+    @usableFromInline
+    let sendsWithoutLock: Bool
+
+    @inlinable
+    init(_ extra: Extra, sendsWithoutLock: Bool, afterValue: ((inout Extra, Output) -> Void)? = nil) {
+        state = LockedState(State(extra: extra))
+        published = UnsafeMutablePointer<ContiguousArray<Conduit>>.allocate(capacity: 1)
+        published.initialize(to: [])
+        self.sendsWithoutLock = sendsWithoutLock
+        self.afterValue = afterValue
+    }
+
+    deinit {
+        published.deinitialize(count: 1)
+        published.deallocate()
+    }
+
+    // MARK: The emitter role
+
+    /// Makes `published` match `state.conduits`. Under the mutex, by the emitter or while nobody
+    /// emits.
+    @inlinable
+    func refreshLocked(_ state: inout State) {
+        guard state.stale else { return }
+        state.stale = false
+        publish(state.conduits)
+    }
+
+    @inlinable
+    func publish(_ conduits: ContiguousArray<Conduit>) {
+        published.pointee = conduits
+        publishedCount = conduits.count
+        publishedBase = published.pointee.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: Unmanaged<Conduit>.self) }
+        }
+    }
+
+    /// Under the mutex: takes the emitter role if nobody holds it (returns `true`), or leaves
+    /// `attentionFlag` set for the emitter (returns `false`; the caller then queues its job).
+    @inlinable
+    func takeRoleLocked(_ state: inout State) -> Bool {
+        if !sendsWithoutLock && flags.load(ordering: .acquiring) == 0 {
+            // Free, and nobody can take it without the mutex we hold.
+            refreshLocked(&state)
+            flags.store(Self.emittingFlag, ordering: .releasing)
+            return true
+        }
+        let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
+        if before & Self.emittingFlag != 0 { return false }
+        refreshLocked(&state)
+        flags.store(Self.emittingFlag, ordering: .releasing)
+        return true
+    }
+
+    /// Takes the role without the mutex when it is free and nothing needs attention. Only for
+    /// dispatchers made with `sendsWithoutLock`.
+    @inlinable
+    func tryTakeRoleFast() -> Bool {
+        flags.compareExchange(expected: 0, desired: Self.emittingFlag, ordering: .acquiring).exchanged
+    }
+
+    /// Gives the role back, first running every queued job.
+    @inlinable
+    func giveBackRole() {
+        if flags.compareExchange(expected: Self.emittingFlag, desired: 0, ordering: .releasing).exchanged {
+            return
+        }
+        drain()
+    }
+
+    /// The slow end of the emitter's turn: runs queued jobs until there are none, refreshes the
+    /// list, releases the subscribers of conduits cancelled meanwhile, and frees the role.
+    @usableFromInline
+    func drain() {
+        while true {
+            var released = ContiguousArray<Conduit>()
+            var completed = ContiguousArray<Conduit>()
+            let job = state.withLock { state -> Job? in
+                refreshLocked(&state)
+                if state.jobsHead < state.jobs.count {
+                    let job = state.jobs[state.jobsHead]
+                    state.jobsHead += 1
+                    if case .completion = job {
+                        completed = takeAllLocked(&state)
+                    }
+                    return job
+                }
+                if !state.jobs.isEmpty {
+                    state.jobs.removeAll(keepingCapacity: true)
+                    state.jobsHead = 0
+                }
+                swap(&released, &state.released)
+                flags.store(0, ordering: .releasing)
+                return nil
+            }
+            guard let job else {
+                // No one else touches a released conduit's subscriber: it is out of the list and
+                // no longer accepting, so no later emitter looks at it.
+                for conduit in released {
+                    _ = conduit.takeSubscriber()
+                }
+                return
+            }
+            run(job, completed: completed)
+        }
+    }
+
+    /// Performs one job; the caller holds the role.
+    @usableFromInline
+    func run(_ job: Job, completed: ContiguousArray<Conduit>) {
+        switch job {
+        case .value(let value):
+            deliver(value)
+        case .completion(let completion):
+            for conduit in completed {
+                conduit.emit(completion: completion)
+            }
+        case .activate(let conduit):
+            conduit.activate()
+        case .single(let conduit, let value):
+            conduit.emitSlow(value)
+        }
+    }
+
+    /// Gives `value` to every subscriber in `published`; the caller holds the role.
+    @inlinable
+    func deliver(_ value: Output) {
+        if let base = publishedBase {
+            for index in 0..<publishedCount {
+                base[index]._withUnsafeGuaranteedRef { $0.emit(value) }
+            }
+        }
+        if let afterValue {
+            state.withLock { afterValue(&$0.extra, value) }
+        }
+    }
+
+    // MARK: Operations the subjects build on
+
+    /// Sends `value`: without the mutex when the role is free and nothing needs attention (for
+    /// dispatchers made with `sendsWithoutLock`), else through it; dropped after completion.
+    @inlinable
+    func send(_ value: Output) {
+        if sendsWithoutLock && tryTakeRoleFast() {
+            deliver(value)
+            giveBackRole()
+            return
+        }
+        sendLocked(value) { state in state.completion == nil }
+    }
+
+    /// Sends `value` through the mutex, where `update` may change the subject's state first and
+    /// decide whether the value is sent at all.
+    @inlinable
+    func sendLocked(_ value: Output, _ update: (inout State) -> Bool) {
+        let runNow = state.withLock { state -> Bool in
+            guard update(&state) else { return false }
+            if takeRoleLocked(&state) { return true }
+            state.jobs.append(.value(value))
+            return false
+        }
+        if runNow {
+            deliver(value)
+            giveBackRole()
+        }
+    }
+
+    /// Ends the stream for every current subscriber and every later one. `update` runs under the
+    /// mutex when this call is the one that completes (to take the upstreams, say).
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Failure>, _ update: (inout State) -> Void = { _ in }) {
+        var taken = ContiguousArray<Conduit>()
+        let runNow = state.withLock { state -> Bool in
+            guard state.completion == nil else { return false }
+            state.completion = completion
+            update(&state)
+            if takeRoleLocked(&state) {
+                taken = takeAllLocked(&state)
+                return true
+            }
+            state.jobs.append(.completion(completion))
+            return false
+        }
+        if runNow {
+            run(.completion(completion), completed: taken)
+            giveBackRole()
+        }
+    }
+
+    /// Empties the list for a completion; under the mutex, by the emitter.
+    @inlinable
+    func takeAllLocked(_ state: inout State) -> ContiguousArray<Conduit> {
+        var taken = ContiguousArray<Conduit>()
+        swap(&taken, &state.conduits)
+        publish([])
+        state.stale = false
+        return taken
+    }
+
+    /// Adds `conduit` and hands it to `subscriber`; after completion the subscriber gets an empty
+    /// subscription and the completion instead.
+    @inlinable
+    func attach<S: Subscriber>(_ conduit: Conduit, _ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let completed = state.withLock { state -> Subscribers.Completion<Failure>? in
+            if let completion = state.completion { return completion }
+            changeLocked(&state) { $0.append(conduit) }
+            return nil
+        }
+        if let completed {
+            _ = conduit.takeSubscriber()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completed)
+            return
+        }
+        subscriber.receive(subscription: conduit)
+        activate(conduit)
+    }
+
+    /// Ends `conduit`'s handshake. When nothing waits for delivery this is a flag flip under the
+    /// mutex; otherwise the deliveries need the emitter role (taken now, or left as a job).
+    @inlinable
+    func activate(_ conduit: Conduit) {
+        let runNow = state.withLock { state -> Bool in
+            if conduit.pending.isEmpty {
+                conduit.handshaking = false
+                conduit.updateFastLocked()
+                return false
+            }
+            if takeRoleLocked(&state) { return true }
+            state.jobs.append(.activate(conduit))
+            return false
+        }
+        if runNow {
+            conduit.activate()
+            giveBackRole()
+        }
+    }
+
+    /// Changes the list under the mutex. Without an emitter the change is published at once;
+    /// `published` lets go of the buffer first so the change happens in place (no copy, no
+    /// allocation per subscribe or cancel). With an emitter, the emitter publishes it.
+    @inlinable
+    func changeLocked(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) {
+        let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
+        if before & Self.emittingFlag != 0 {
+            change(&state.conduits)
+            state.stale = true
+            return
+        }
+        publish([])
+        change(&state.conduits)
+        state.stale = false
+        publish(state.conduits)
+        flags.store(0, ordering: .releasing)
+    }
+
+    /// Removes a cancelled conduit. Returns whether the caller may release its subscriber now;
+    /// otherwise the emitter does when its turn ends.
+    @inlinable
+    func removeLocked(_ state: inout State, _ conduit: Conduit) -> Bool {
+        let emitting = flags.load(ordering: .acquiring) & Self.emittingFlag != 0
+        if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
+            changeLocked(&state) { _ = $0.remove(at: index) }
+        }
+        if emitting || flags.load(ordering: .acquiring) & Self.emittingFlag != 0 {
+            state.released.append(conduit)
+            _ = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing)
+            return false
+        }
+        return true
+    }
+}

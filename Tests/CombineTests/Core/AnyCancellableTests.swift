@@ -1,0 +1,86 @@
+import Combine
+import Foundation
+import Testing
+
+@Suite("AnyCancellable")
+struct AnyCancellableTests {
+    private final class Counter: Cancellable, @unchecked Sendable {
+        let lock = NSLock()
+        private var _count = 0
+        var count: Int { lock.withLock { _count } }
+        func cancel() { lock.withLock { _count += 1 } }
+    }
+
+    @Test func closureRunsOnceOnCancelAndNotAgainOnDeinit() {
+        var runs = 0
+        do {
+            let cancellable = AnyCancellable { runs += 1 }
+            cancellable.cancel()
+            cancellable.cancel()
+            #expect(runs == 1)
+        }
+        #expect(runs == 1)
+    }
+
+    @Test func deinitRunsTheActionOnce() {
+        var runs = 0
+        do { _ = AnyCancellable { runs += 1 } }
+        #expect(runs == 1)
+        let counter = Counter()
+        do { _ = AnyCancellable(counter) }
+        #expect(counter.count == 1)
+    }
+
+    @Test func cancellableIsCancelledOnceAndReleased() {
+        weak var weakCounter: Counter?
+        let cancellable: AnyCancellable
+        do {
+            let counter = Counter()
+            weakCounter = counter
+            cancellable = AnyCancellable(counter)
+        }
+        #expect(weakCounter != nil)
+        cancellable.cancel()
+        #expect(weakCounter == nil)
+        cancellable.cancel()
+    }
+
+    @Test func closureIsReleasedAfterCancel() {
+        final class Token {}
+        weak var weakToken: Token?
+        let cancellable: AnyCancellable
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = AnyCancellable { withExtendedLifetime(token) {} }
+        }
+        #expect(weakToken != nil)
+        cancellable.cancel()
+        #expect(weakToken == nil)
+    }
+
+    @Test func concurrentCancelsRunTheActionExactlyOnce() {
+        for _ in 0..<500 {
+            let counter = Counter()
+            let cancellable = AnyCancellable(counter)
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in cancellable.cancel() }
+            #expect(counter.count == 1)
+            if counter.count != 1 { break }
+        }
+    }
+
+    @Test func hashableByIdentity() {
+        let first = AnyCancellable {}
+        let second = AnyCancellable {}
+        #expect(first == first)
+        #expect(first != second)
+        var set = Set<AnyCancellable>()
+        first.store(in: &set)
+        first.store(in: &set)
+        second.store(in: &set)
+        #expect(set.count == 2)
+        var array: [AnyCancellable] = []
+        AnyCancellable(Counter()).store(in: &array)
+        #expect(array.count == 1)
+    }
+}
