@@ -56,6 +56,16 @@ extension Publisher {
 }
 
 extension Publishers.ReceiveOn {
+    /// The stage for real schedulers: every event is scheduled on its own, and the scheduled
+    /// actions hand the events over one at a time, in arrival order.
+    ///
+    /// On a serial scheduler each action delivers its own event, exactly as scheduling each
+    /// delivery would. On a concurrent one (`DispatchQueue.global()`), two actions may run at
+    /// once; the second then leaves its event to the first, which delivers it right after its
+    /// own. So the subscriber is never called concurrently and sees the events in order,
+    /// completion last. (Apple schedules each delivery independently, so on a concurrent queue its
+    /// subscriber can be called from two threads at once and see values after the completion; the
+    /// operators below it assume serial calls, as Combine's contract says.)
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -64,14 +74,47 @@ extension Publishers.ReceiveOn {
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline
+        enum Event {
+            case value(Input)
+            case completion(Subscribers.Completion<Failure>)
+        }
+
+        @usableFromInline
         struct State {
             @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
             /// Released on cancel and after the completion, so nothing outlives the subscription.
             @usableFromInline var downstream: Downstream?
+            /// Events received and not yet delivered, oldest at `head`.
+            @usableFromInline var events: ContiguousArray<Event> = []
+            @usableFromInline var head = 0
+            /// An action is delivering right now.
+            @usableFromInline var delivering = false
+            /// Actions that ran while another was delivering and left their event to it.
+            @usableFromInline var owed = 0
 
             @inlinable
             init(downstream: Downstream) {
                 self.downstream = downstream
+            }
+
+            /// The oldest waiting event and the subscriber to give it to.
+            @inlinable
+            mutating func next() -> (Event, Downstream)? {
+                guard head < events.count, let downstream else {
+                    events.removeAll()
+                    head = 0
+                    return nil
+                }
+                let event = events[head]
+                head += 1
+                if head == events.count {
+                    events.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                if case .completion = event {
+                    self.downstream = nil
+                }
+                return (event, downstream)
             }
         }
 
@@ -102,12 +145,13 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
-            scheduler.schedule(options: options) { [self] in
-                guard let downstream = state.withLock({ $0.downstream }) else { return }
-                let more = downstream.receive(input)
-                guard more > .none else { return }
-                state.withLock { $0.upstream.subscription }?.request(more)
+            let live = state.withLock { state -> Bool in
+                guard state.upstream.subscription != nil else { return false }
+                state.events.append(.value(input))
+                return true
+            }
+            if live {
+                scheduler.schedule(options: options) { [self] in deliverScheduled() }
             }
             return .none
         }
@@ -118,15 +162,50 @@ extension Publishers.ReceiveOn {
                 guard state.upstream.subscription != nil else { return false }
                 // The upstream is done: release it now, but let pending deliveries run.
                 state.upstream = .terminal
+                state.events.append(.completion(completion))
                 return true
             }
-            guard live else { return }
-            scheduler.schedule(options: options) { [self] in
-                let downstream = state.withLock { state -> Downstream? in
-                    defer { state.downstream = nil }
-                    return state.downstream
+            if live {
+                scheduler.schedule(options: options) { [self] in deliverScheduled() }
+            }
+        }
+
+        /// One scheduled action: delivers the oldest event, then those of actions that ran
+        /// meanwhile, unless another action is already delivering (it then takes this one's).
+        @inlinable
+        func deliverScheduled() {
+            let first = state.withLock { state -> (Event, Downstream)?? in
+                if state.delivering {
+                    state.owed += 1
+                    return .none
                 }
-                downstream?.receive(completion: completion)
+                state.delivering = true
+                return .some(state.next())
+            }
+            // Left to the action that is delivering.
+            guard var next = first else { return }
+            while true {
+                if let (event, downstream) = next {
+                    switch event {
+                    case .value(let value):
+                        let more = downstream.receive(value)
+                        if more > .none {
+                            state.withLock { $0.upstream.subscription }?.request(more)
+                        }
+                    case .completion(let completion):
+                        downstream.receive(completion: completion)
+                    }
+                }
+                let more = state.withLock { state -> (Event, Downstream)?? in
+                    guard state.owed > 0 else {
+                        state.delivering = false
+                        return .none
+                    }
+                    state.owed -= 1
+                    return .some(state.next())
+                }
+                guard let more else { return }
+                next = more
             }
         }
 
@@ -138,11 +217,15 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func cancel() {
+            var dropped = ContiguousArray<Event>()
             let upstream = state.withLock { state -> (any Subscription)? in
                 state.downstream = nil
+                swap(&dropped, &state.events)
+                state.head = 0
                 return state.upstream.terminate()
             }
             upstream?.cancel()
+            _ = dropped
         }
 
         @usableFromInline var description: String { "ReceiveOn" }

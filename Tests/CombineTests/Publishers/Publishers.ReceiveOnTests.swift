@@ -50,6 +50,31 @@ struct PublishersReceiveOnTests {
         #expect(subscriber.completions == [.finished])
     }
 
+    @Test func concurrentQueueStillDeliversOneAtATimeInOrder() async {
+        for _ in 0..<20 {
+            let subscriber = SerializationCheckingSubscriber<Int, Never>()
+            let finished = DispatchSemaphore(value: 0)
+            let pipeline = (1...500).publisher
+                .merge(with: (501...1000).publisher)
+                .receive(on: DispatchQueue.global())
+                .handleEvents(receiveCompletion: { _ in finished.signal() })
+            pipeline.subscribe(subscriber)
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    finished.wait()
+                    continuation.resume()
+                }
+            }
+            // The handler runs just before the completion is handed to the subscriber.
+            let deadline = Date().addingTimeInterval(30)
+            while subscriber.completions.isEmpty && Date() < deadline { usleep(100) }
+            #expect(subscriber.overlaps == 0)
+            #expect(subscriber.values == Array(1...1000))
+            #expect(subscriber.completions.count == 1)
+            #expect(subscriber.eventsAfterCompletion == 0)
+        }
+    }
+
     @Test func serialDispatchQueueKeepsOrder() async {
         let queue = DispatchQueue(label: "receiveOn.serial")
         let values = await withCheckedContinuation { (continuation: CheckedContinuation<[Int], Never>) in
