@@ -86,9 +86,10 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
 
     /// What the subject does on the first demand of any of its subscribers, under the mutex:
     /// returns the value to give this subscriber first (a current value) and the upstream
-    /// subscriptions to ask for values.
+    /// subscriptions to ask for values (`nil` rather than an empty array: this runs on every
+    /// subscription, and an optional costs no reference counting).
     @usableFromInline
-    let firstDemand: (inout Extra) -> (Output?, [any Subscription])
+    let firstDemand: (inout Extra) -> (Output?, [any Subscription]?)
 
     /// `performRequest` and `performCancel`, compiled for the concrete types. `request(_:)` and
     /// `cancel()` are reached through the `Subscription` existential, where this generic class
@@ -105,7 +106,7 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
         parent: AnyObject,
         dispatcher: Dispatcher,
         subscriber: S,
-        firstDemand: @escaping (inout Extra) -> (Output?, [any Subscription])
+        firstDemand: @escaping (inout Extra) -> (Output?, [any Subscription]?)
     ) where S.Input == Output, S.Failure == Failure {
         self.name = name
         self.parent = parent
@@ -234,7 +235,7 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
 
     @inlinable
     func performRequest(_ demand: Subscribers.Demand) {
-        var upstreams: [any Subscription] = []
+        var upstreams: [any Subscription]?
         var runNow: Output?
         dispatcher.state.withLock { state in
             guard accepting else { return }
@@ -251,8 +252,10 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
                 state.jobs.append(.single(self, current))
             }
         }
-        for upstream in upstreams {
-            upstream.request(.unlimited)
+        if let upstreams {
+            for upstream in upstreams {
+                upstream.request(.unlimited)
+            }
         }
         if let runNow {
             emitSlow(runNow)
@@ -276,7 +279,9 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
             accepting = false
             updateFastLocked()
             swap(&parent, &self.parent)
-            swap(&waiting, &pending)
+            if !pending.isEmpty {
+                swap(&waiting, &pending)
+            }
             return dispatcher.removeLocked(&state, self)
         }
         if releaseNow {

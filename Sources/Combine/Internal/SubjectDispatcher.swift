@@ -25,9 +25,9 @@ import Synchronization
 /// takes the emitter role in one critical section.
 @usableFromInline
 final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendable {
-    // @unchecked Sendable: `state` is guarded by its mutex; `published`, `publishedBase` and
-    // `publishedCount` are written under the mutex while nobody emits, or by the emitter under the
-    // mutex, and read by the emitter only.
+    // @unchecked Sendable: `state` is guarded by its mutex; the `published…` fields are written
+    // under the mutex while nobody emits, or by the emitter under the mutex, and read by the
+    // emitter only.
 
     @usableFromInline
     typealias Conduit = SubjectConduit<Output, Failure, Extra>
@@ -53,8 +53,8 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         @usableFromInline var jobs: ContiguousArray<Job> = []
         @usableFromInline var jobsHead = 0
-        /// `conduits` changed while someone was emitting; `published` is refreshed when the
-        /// emitter next takes the mutex.
+        /// `conduits` changed while someone was emitting; the published list is refreshed when
+        /// the emitter next takes the mutex.
         @usableFromInline var stale = false
         /// Cancelled while someone was emitting: the emitter releases their subscribers.
         @usableFromInline var released: ContiguousArray<Conduit> = []
@@ -79,19 +79,20 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @usableFromInline
     let flags = Atomic<UInt8>(0)
 
-    /// The subscriber list the emitter walks: a copy of `state.conduits` sharing its buffer, so
-    /// that a change made while someone emits (copy-on-write) never disturbs the walk.
-    @usableFromInline
-    let published: UnsafeMutablePointer<ContiguousArray<Conduit>>
-
-    /// The elements of `published`, read as unowned references: `published` keeps them alive and
-    /// the buffer is not mutated until the next refresh, which recomputes these two. Walking them
-    /// this way costs no reference counting per subscriber.
+    /// The subscriber list the emitter walks: `publishedCount` unowned references, a copy of
+    /// `state.conduits` as of the last refresh. Copying references without retaining them keeps
+    /// subscribe and cancel free of reference counting on the list; the conduits stay alive
+    /// because every conduit in it is also in `state.conduits`, or, once removed while someone
+    /// emits, in `state.released` until the emitter refreshes the list. The buffer is only
+    /// replaced by a refresh, which never happens during a walk.
     @exclusivity(unchecked) @usableFromInline
-    var publishedBase: UnsafePointer<Unmanaged<Conduit>>?
+    var publishedBase: UnsafeMutablePointer<Unmanaged<Conduit>>?
 
     @exclusivity(unchecked) @usableFromInline
     var publishedCount = 0
+
+    @exclusivity(unchecked) @usableFromInline
+    var publishedCapacity = 0
 
     /// Runs after the emitter delivered a value, under the mutex (`@Published` stores its new
     /// value there, after its subscribers saw it, as `willSet` semantics require).
@@ -108,21 +109,18 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     init(_ extra: Extra, sendsWithoutLock: Bool, afterValue: ((inout Extra, Output) -> Void)? = nil) {
         state = LockedState(State(extra: extra))
-        published = UnsafeMutablePointer<ContiguousArray<Conduit>>.allocate(capacity: 1)
-        published.initialize(to: [])
         self.sendsWithoutLock = sendsWithoutLock
         self.afterValue = afterValue
     }
 
     deinit {
-        published.deinitialize(count: 1)
-        published.deallocate()
+        publishedBase?.deallocate()
     }
 
     // MARK: The emitter role
 
-    /// Makes `published` match `state.conduits`. Under the mutex, by the emitter or while nobody
-    /// emits.
+    /// Makes the published list match `state.conduits`. Under the mutex, by the emitter or while
+    /// nobody emits.
     @inlinable
     func refreshLocked(_ state: inout State) {
         guard state.stale else { return }
@@ -132,11 +130,20 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
 
     @inlinable
     func publish(_ conduits: ContiguousArray<Conduit>) {
-        published.pointee = conduits
-        publishedCount = conduits.count
-        publishedBase = published.pointee.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: Unmanaged<Conduit>.self) }
+        let count = conduits.count
+        if count > publishedCapacity {
+            publishedBase?.deallocate()
+            publishedCapacity = Swift.max(count, publishedCapacity * 2, 4)
+            publishedBase = .allocate(capacity: publishedCapacity)
         }
+        if let base = publishedBase {
+            conduits.withUnsafeBufferPointer { buffer in
+                UnsafeRawPointer(buffer.baseAddress)?.withMemoryRebound(to: Unmanaged<Conduit>.self, capacity: count) {
+                    base.update(from: $0, count: count)
+                }
+            }
+        }
+        publishedCount = count
     }
 
     /// Under the mutex: takes the emitter role if nobody holds it (returns `true`), or leaves
@@ -226,8 +233,8 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
     }
 
-    /// Gives `value` to every subscriber in `published`; the caller holds the role.
-    @inlinable
+    /// Gives `value` to every subscriber in the published list; the caller holds the role.
+    @inlinable @inline(__always)
     func deliver(_ value: Output) {
         if let base = publishedBase {
             for index in 0..<publishedCount {
@@ -340,9 +347,8 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
     }
 
-    /// Changes the list under the mutex. Without an emitter the change is published at once;
-    /// `published` lets go of the buffer first so the change happens in place (no copy, no
-    /// allocation per subscribe or cancel). With an emitter, the emitter publishes it.
+    /// Changes the list under the mutex. Without an emitter the change is published at once; with
+    /// one, the emitter publishes it when its turn ends.
     @inlinable
     func changeLocked(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) {
         let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
@@ -351,7 +357,6 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             state.stale = true
             return
         }
-        publish([])
         change(&state.conduits)
         state.stale = false
         publish(state.conduits)

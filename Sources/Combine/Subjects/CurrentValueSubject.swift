@@ -63,7 +63,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         let conduit = Dispatcher.Conduit(
             name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
         ) { current in
-            if current.hasDemand { return (current.value, []) }
+            if current.hasDemand { return (current.value, nil) }
             current.hasDemand = true
             return (current.value, current.subscriptions)
         }

@@ -58,7 +58,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         let conduit = Dispatcher.Conduit(
             name: "PassthroughSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
         ) { upstreams in
-            if upstreams.hasDemand { return (nil, []) }
+            if upstreams.hasDemand { return (nil, nil) }
             upstreams.hasDemand = true
             return (nil, upstreams.subscriptions)
         }
