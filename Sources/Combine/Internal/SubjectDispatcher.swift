@@ -150,14 +150,11 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// `attentionFlag` set for the emitter (returns `false`; the caller then queues its job).
     @inlinable
     func takeRoleLocked(_ state: inout State) -> Bool {
-        if !sendsWithoutLock && flags.load(ordering: .acquiring) == 0 {
-            // Free, and nobody can take it without the mutex we hold.
-            refreshLocked(&state)
-            flags.store(Self.emittingFlag, ordering: .releasing)
-            return true
+        // Without lock-free takers, a role found free under the mutex needs no read-modify-write.
+        if sendsWithoutLock || flags.load(ordering: .acquiring) != 0 {
+            let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
+            if before & Self.emittingFlag != 0 { return false }
         }
-        let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
-        if before & Self.emittingFlag != 0 { return false }
         refreshLocked(&state)
         flags.store(Self.emittingFlag, ordering: .releasing)
         return true
@@ -348,30 +345,35 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     }
 
     /// Changes the list under the mutex. Without an emitter the change is published at once; with
-    /// one, the emitter publishes it when its turn ends.
-    @inlinable
-    func changeLocked(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) {
+    /// one, the emitter publishes it when its turn ends. Returns whether someone was emitting.
+    @inlinable @discardableResult
+    func changeLocked(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) -> Bool {
         let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
         if before & Self.emittingFlag != 0 {
             change(&state.conduits)
             state.stale = true
-            return
+            return true
         }
         change(&state.conduits)
         state.stale = false
         publish(state.conduits)
         flags.store(0, ordering: .releasing)
+        return false
     }
 
     /// Removes a cancelled conduit. Returns whether the caller may release its subscriber now;
     /// otherwise the emitter does when its turn ends.
     @inlinable
     func removeLocked(_ state: inout State, _ conduit: Conduit) -> Bool {
-        let emitting = flags.load(ordering: .acquiring) & Self.emittingFlag != 0
+        // An emitter that starts after this (lock-free) never sees the conduit: it is out of the
+        // published list, or was never in it.
+        let emitting: Bool
         if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-            changeLocked(&state) { _ = $0.remove(at: index) }
+            emitting = changeLocked(&state) { _ = $0.remove(at: index) }
+        } else {
+            emitting = flags.load(ordering: .acquiring) & Self.emittingFlag != 0
         }
-        if emitting || flags.load(ordering: .acquiring) & Self.emittingFlag != 0 {
+        if emitting {
             state.released.append(conduit)
             _ = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing)
             return false
