@@ -84,12 +84,13 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
     @usableFromInline
     let receiveCompletion: (UnsafeRawPointer, Subscribers.Completion<Failure>) -> Void
 
-    /// What the subject does on the first demand of any of its subscribers, under the mutex:
+    /// What the subject does on the first demand of any of its subscribers, under the mutex (it
+    /// gets the dispatcher too, for a current value kept outside the mutex):
     /// returns the value to give this subscriber first (a current value) and the upstream
     /// subscriptions to ask for values (`nil` rather than an empty array: this runs on every
     /// subscription, and an optional costs no reference counting).
     @usableFromInline
-    let firstDemand: (inout Extra) -> (Output?, [any Subscription]?)
+    let firstDemand: (Dispatcher, inout Extra) -> (Output?, [any Subscription]?)
 
     /// `performRequest` and `performCancel`, compiled for the concrete types. `request(_:)` and
     /// `cancel()` are reached through the `Subscription` existential, where this generic class
@@ -106,7 +107,7 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
         parent: AnyObject,
         dispatcher: Dispatcher,
         subscriber: S,
-        firstDemand: @escaping (inout Extra) -> (Output?, [any Subscription]?)
+        firstDemand: @escaping (Dispatcher, inout Extra) -> (Output?, [any Subscription]?)
     ) where S.Input == Output, S.Failure == Failure {
         self.name = name
         self.parent = parent
@@ -243,7 +244,7 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
             updateFastLocked()
             guard !reportedDemand else { return }
             reportedDemand = true
-            let (current, subjectUpstreams) = firstDemand(&state.extra)
+            let (current, subjectUpstreams) = firstDemand(dispatcher, &state.extra)
             upstreams = subjectUpstreams
             guard let current else { return }
             if dispatcher.takeRoleLocked(&state) {

@@ -1,5 +1,15 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The machinery every subject shares (PassthroughSubject, CurrentValueSubject,
 // ObservableObjectPublisher and @Published): the subscriber list and who delivers to it.
 //
@@ -17,6 +27,14 @@ import Synchronization
 // without any further atomic read-modify-write or reference counting. Everything else (finite
 // demand, handshakes, cancellation, completion) takes the subject's mutex, which also guards each
 // conduit's bookkeeping, so a subscription costs no lock of its own.
+//
+// A CurrentValueSubject also keeps its current value here, outside the mutex, so that a send costs
+// the same two compare-and-swaps: the one that takes the role also sets `writingFlag`, which
+// freezes the flags while the value is replaced (everyone else who changes them waits for the bit
+// to clear), so the sender clears it again with a plain store. Readers of the value announce
+// themselves in `readers` and back off while a writer holds the bit; a writer waits for the
+// readers it finds. Both waits last for one copy of the value, never for user code: the replaced
+// value is released only after the bit is cleared.
 
 /// The subscriber list of one subject, its job queue, and the emitter role.
 ///
@@ -71,6 +89,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// Bits of `flags`.
     @usableFromInline static var emittingFlag: UInt8 { 1 }
     @usableFromInline static var attentionFlag: UInt8 { 2 }
+    @usableFromInline static var writingFlag: UInt8 { 4 }
 
     /// `emittingFlag` while a thread holds the emitter role; `attentionFlag` (set under the mutex)
     /// when the emitter must take the mutex before giving the role back: a job is queued, the list
@@ -78,6 +97,21 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// `attentionFlag` settles it before leaving the mutex, so `0` means "free and up to date".
     @usableFromInline
     let flags = Atomic<UInt8>(0)
+
+    /// A CurrentValueSubject's current value (`nil` for the other subjects). Written only while
+    /// the writer holds `writingFlag` and no reader is counted in `readers`; read only by a
+    /// reader counted there while the flag is clear (see ``readCurrent()``).
+    @exclusivity(unchecked) @usableFromInline
+    var currentValue: Output?
+
+    /// How many threads are copying `currentValue` right now.
+    @usableFromInline
+    let readers = Atomic<Int>(0)
+
+    /// Set by the emitter that delivers the completion, read by later emitters: a
+    /// CurrentValueSubject's lock-free send checks it to leave the value alone once completed.
+    @exclusivity(unchecked) @usableFromInline
+    var completedByEmitter = false
 
     /// The subscriber list the emitter walks: `publishedCount` unowned references, a copy of
     /// `state.conduits` as of the last refresh. Copying references without retaining them keeps
@@ -107,8 +141,12 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     let sendsWithoutLock: Bool
 
     @inlinable
-    init(_ extra: Extra, sendsWithoutLock: Bool, afterValue: ((inout Extra, Output) -> Void)? = nil) {
+    init(
+        _ extra: Extra, sendsWithoutLock: Bool, currentValue: Output? = nil,
+        afterValue: ((inout Extra, Output) -> Void)? = nil
+    ) {
         state = LockedState(State(extra: extra))
+        self.currentValue = currentValue
         self.sendsWithoutLock = sendsWithoutLock
         self.afterValue = afterValue
     }
@@ -152,12 +190,35 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     func takeRoleLocked(_ state: inout State) -> Bool {
         // Without lock-free takers, a role found free under the mutex needs no read-modify-write.
         if sendsWithoutLock || flags.load(ordering: .acquiring) != 0 {
-            let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
-            if before & Self.emittingFlag != 0 { return false }
+            if raiseAttentionLocked() & Self.emittingFlag != 0 { return false }
         }
         refreshLocked(&state)
         flags.store(Self.emittingFlag, ordering: .releasing)
         return true
+    }
+
+    /// Sets `attentionFlag` under the mutex and returns the flags as they were.
+    @inlinable
+    func raiseAttentionLocked() -> UInt8 {
+        raiseLocked(Self.attentionFlag)
+    }
+
+    /// Sets `flag` under the mutex and returns the flags as they were. Waits while a
+    /// CurrentValueSubject sender replaces the value: the flags must not change under it.
+    @inlinable
+    func raiseLocked(_ flag: UInt8) -> UInt8 {
+        var current = flags.load(ordering: .relaxed)
+        while true {
+            if current & Self.writingFlag != 0 {
+                spinBriefly()
+                current = flags.load(ordering: .relaxed)
+                continue
+            }
+            let (exchanged, original) = flags.compareExchange(
+                expected: current, desired: current | flag, ordering: .sequentiallyConsistent)
+            if exchanged { return current }
+            current = original
+        }
     }
 
     /// Takes the role without the mutex when it is free and nothing needs attention. Only for
@@ -220,6 +281,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         case .value(let value):
             deliver(value)
         case .completion(let completion):
+            completedByEmitter = true
             for conduit in completed {
                 conduit.emit(completion: completion)
             }
@@ -271,6 +333,74 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             deliver(value)
             giveBackRole()
         }
+    }
+
+    // MARK: A current value (CurrentValueSubject)
+
+    /// A copy of the current value, without the mutex.
+    @inlinable
+    func readCurrent() -> Output {
+        while true {
+            readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+            if flags.load(ordering: .sequentiallyConsistent) & Self.writingFlag == 0 {
+                let value = currentValue.unsafelyUnwrapped
+                readers.wrappingSubtract(1, ordering: .releasing)
+                return value
+            }
+            readers.wrappingSubtract(1, ordering: .releasing)
+            while flags.load(ordering: .acquiring) & Self.writingFlag != 0 {
+                spinBriefly()
+            }
+        }
+    }
+
+    /// Replaces the current value and sends it; ignored after completion. With the role free and
+    /// nothing needing attention this costs one compare-and-swap to take the role (and the right
+    /// to write) and one to give it back.
+    @inlinable
+    func sendReplacingCurrent(_ value: Output) {
+        if flags.compareExchange(
+            expected: 0, desired: Self.emittingFlag | Self.writingFlag, ordering: .sequentiallyConsistent
+        ).exchanged {
+            if completedByEmitter {
+                flags.store(Self.emittingFlag, ordering: .releasing)
+                giveBackRole()
+                return
+            }
+            let previous = replaceCurrent(value, restoring: Self.emittingFlag)
+            deliver(value)
+            giveBackRole()
+            // Released when the send is over: its deinit may be anyone's code.
+            withExtendedLifetime(previous) {}
+            return
+        }
+        var previous: Output?
+        let runNow = state.withLock { state -> Bool in
+            guard state.completion == nil else { return false }
+            previous = replaceCurrent(value, restoring: raiseLocked(Self.writingFlag))
+            if takeRoleLocked(&state) { return true }
+            state.jobs.append(.value(value))
+            return false
+        }
+        if runNow {
+            deliver(value)
+            giveBackRole()
+        }
+        withExtendedLifetime(previous) {}
+    }
+
+    /// Stores `value` as the current value once the readers present have left, then clears
+    /// `writingFlag` by storing `flags` (frozen while the flag is set) as `restoring`. Returns the
+    /// replaced value for the caller to release afterwards.
+    @inlinable
+    func replaceCurrent(_ value: Output, restoring: UInt8) -> Output? {
+        while readers.load(ordering: .sequentiallyConsistent) != 0 {
+            spinBriefly()
+        }
+        var replaced: Output? = value
+        swap(&replaced, &currentValue)
+        flags.store(restoring, ordering: .releasing)
+        return replaced
     }
 
     /// Ends the stream for every current subscriber and every later one. `update` runs under the
@@ -348,7 +478,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// one, the emitter publishes it when its turn ends. Returns whether someone was emitting.
     @inlinable @discardableResult
     func changeLocked(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) -> Bool {
-        let before = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing).oldValue
+        let before = raiseAttentionLocked()
         if before & Self.emittingFlag != 0 {
             change(&state.conduits)
             state.stale = true
@@ -375,9 +505,17 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
         if emitting {
             state.released.append(conduit)
-            _ = flags.bitwiseOr(Self.attentionFlag, ordering: .acquiringAndReleasing)
+            _ = raiseAttentionLocked()
             return false
         }
         return true
     }
+}
+
+/// Lets another thread finish the few instructions a waiter waits for (a copy of a value).
+@usableFromInline
+func spinBriefly() {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Bionic) || canImport(Darwin)
+    sched_yield()
+    #endif
 }

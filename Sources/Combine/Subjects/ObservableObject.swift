@@ -71,7 +71,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
         let conduit = Dispatcher.Conduit(
             name: "ObservableObjectPublisher", parent: self, dispatcher: dispatcher, subscriber: subscriber
-        ) { _ in (nil, nil) }
+        ) { _, _ in (nil, nil) }
         dispatcher.attach(conduit, subscriber)
     }
 

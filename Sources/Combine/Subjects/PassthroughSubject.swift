@@ -57,7 +57,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         let conduit = Dispatcher.Conduit(
             name: "PassthroughSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-        ) { upstreams in
+        ) { _, upstreams in
             if upstreams.hasDemand { return (nil, nil) }
             upstreams.hasDemand = true
             return (nil, upstreams.subscriptions)

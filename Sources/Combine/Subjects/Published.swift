@@ -149,7 +149,7 @@ extension Published {
         func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             let conduit = Dispatcher.Conduit(
                 name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-            ) { property in (property.value, nil) }
+            ) { _, property in (property.value, nil) }
             dispatcher.attach(conduit, subscriber)
         }
 

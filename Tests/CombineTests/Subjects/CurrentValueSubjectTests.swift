@@ -78,6 +78,79 @@ struct CurrentValueSubjectTests {
         #expect(box.count == 4_001)
         _ = cancellable
     }
+
+    // The current value lives outside the subject's mutex: readers and writers meet through the
+    // dispatcher's writing bit and reader count. A torn or freed value shows up here as a
+    // mismatch (or a crash under the address sanitizer, a report under the thread sanitizer).
+    @Test func readersNeverSeeAPartlyReplacedValue() async {
+        let subject = CurrentValueSubject<Labelled, Never>(Labelled(0))
+        let mismatches = LockedBox()
+        let cancellable = subject.sink { value in
+            if !value.isConsistent { mismatches.increment() }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    for number in 0..<5_000 { subject.send(Labelled(writer * 100_000 + number)) }
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    for _ in 0..<5_000 where !subject.value.isConsistent { mismatches.increment() }
+                }
+            }
+        }
+        #expect(mismatches.count == 0)
+        #expect(subject.value.isConsistent)
+        _ = cancellable
+    }
+
+    @Test func valueReadInsideTheSubscriberIsTheOneBeingDelivered() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var seen: [[Int]] = []
+        let cancellable = subject.sink { value in seen.append([value, subject.value]) }
+        subject.send(1)
+        subject.value = 2
+        #expect(seen == [[0, 0], [1, 1], [2, 2]])
+        _ = cancellable
+    }
+
+    // A replaced value is released when the send that replaced it returns, after its delivery,
+    // so its deinit may read and send (no deadlock, no spin on the subject's own writing bit).
+    @Test func replacedValueMayUseTheSubjectFromItsDeinit() {
+        let subject = CurrentValueSubject<Token?, Never>(nil)
+        var received: [String] = []
+        let cancellable = subject.sink { received.append($0?.name ?? "nil") }
+        subject.send(Token("first") { [weak subject] in
+            received.append("deinit sees \(subject?.value?.name ?? "nil")")
+            subject?.send(Token("from deinit") {})
+        })
+        subject.send(Token("second") {})
+        #expect(received == ["nil", "first", "second", "deinit sees second", "from deinit"])
+        #expect(subject.value?.name == "from deinit")
+        _ = cancellable
+    }
+
+    @Test func sendsAfterCompletionLeaveTheValueAlone() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var received: [Int] = []
+        var completions = 0
+        let cancellable = subject.sink(receiveCompletion: { _ in completions += 1 }) { value in
+            received.append(value)
+            if value == 1 {
+                // Queued behind the value in progress, then everything after it is ignored.
+                subject.send(completion: .finished)
+                subject.send(2)
+            }
+        }
+        subject.send(1)
+        subject.send(3)
+        subject.value = 4
+        #expect(received == [0, 1])
+        #expect(completions == 1)
+        #expect(subject.value == 1)
+        _ = cancellable
+    }
 }
 
 private final class LockedBox: @unchecked Sendable {
@@ -85,4 +158,26 @@ private final class LockedBox: @unchecked Sendable {
     private var value = 0
     func increment() { lock.withLock { value += 1 } }
     var count: Int { lock.withLock { value } }
+}
+
+/// A value whose two halves must agree: a reader that sees them differ saw a half-written value.
+struct Labelled: Sendable {
+    let number: Int
+    let label: String
+    init(_ number: Int) {
+        self.number = number
+        label = "value \(number)"
+    }
+    var isConsistent: Bool { label == "value \(number)" }
+}
+
+/// A value that runs `onDeinit` when the last copy goes.
+private final class Token {
+    let name: String
+    let onDeinit: () -> Void
+    init(_ name: String, onDeinit: @escaping () -> Void) {
+        self.name = name
+        self.onDeinit = onDeinit
+    }
+    deinit { onDeinit() }
 }
