@@ -238,6 +238,7 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
     func performRequest(_ demand: Subscribers.Demand) {
         var upstreams: [any Subscription]?
         var runNow: Output?
+        var giveBack = false
         dispatcher.state.withLock { state in
             guard accepting else { return }
             self.demand += demand
@@ -247,10 +248,15 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
             let (current, subjectUpstreams) = firstDemand(dispatcher, &state.extra)
             upstreams = subjectUpstreams
             guard let current else { return }
-            if dispatcher.takeRoleLocked(&state) {
+            var unused = ContiguousArray<SubjectConduit>()
+            switch dispatcher.takeRoleOrQueueLocked(&state, .single(self, current), nestedList: &unused) {
+            case .taken:
                 runNow = current
-            } else {
-                state.jobs.append(.single(self, current))
+                giveBack = true
+            case .nested:
+                runNow = current
+            case .busy:
+                break
             }
         }
         if let upstreams {
@@ -260,7 +266,7 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
         }
         if let runNow {
             emitSlow(runNow)
-            dispatcher.giveBackRole()
+            if giveBack { dispatcher.giveBackRole() }
         }
     }
 

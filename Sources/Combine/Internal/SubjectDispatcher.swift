@@ -14,12 +14,15 @@ import Darwin
 // ObservableObjectPublisher and @Published): the subscriber list and who delivers to it.
 //
 // One thread at a time is the subject's *emitter*: only the emitter calls into the subscribers.
-// A value sent while nobody emits makes the sending thread the emitter; one sent while another
-// thread emits, or reentrantly from inside a subscriber, is queued as a job and delivered by the
-// emitter right after what it is doing, in the order the jobs were queued. Completion, the end of
-// a subscription handshake and a CurrentValueSubject's first value to a new subscriber are jobs
-// too, so everything that reaches one subscriber is serialized by the same role, without holding a
-// lock while calling out.
+// A value sent while nobody emits makes the sending thread the emitter. One sent while another
+// thread emits is queued as a job and delivered by the emitter right after what it is doing, in
+// the order the jobs were queued. One sent by the emitter itself, from inside a subscriber, is
+// delivered at once, nested in the delivery in progress, as Apple's subjects do (the emitter's
+// thread is recorded in the role's word for that check). Completion, the end of a subscription handshake
+// and a CurrentValueSubject's first value to a new subscriber follow the same rule, so everything
+// that reaches one subscriber is serialized by the same role, without holding a lock while calling
+// out. A subscriber's handshake (`receive(subscription:)`) runs with the role held by the
+// subscribing thread when it can, so what the subscriber asks for there arrives at once too.
 //
 // The role is one bit of an atomic word. With a subscriber list that has not changed and no job
 // waiting, a PassthroughSubject send costs one compare-and-swap to take the role and one to give
@@ -64,6 +67,18 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         case single(Conduit, Output)
     }
 
+    /// What a thread that wants to call the subscribers may do.
+    @usableFromInline
+    enum Grant {
+        /// It took the role: it calls the subscribers, then gives the role back.
+        case taken
+        /// It already holds the role (a call from inside a subscriber): it calls the subscribers
+        /// now, nested in the delivery in progress, and leaves the role to the outer call.
+        case nested
+        /// Another thread holds the role: the job is queued for it.
+        case busy
+    }
+
     @usableFromInline
     struct State {
         @usableFromInline var extra: Extra
@@ -86,17 +101,20 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @usableFromInline
     let state: LockedState<State>
 
-    /// Bits of `flags`.
-    @usableFromInline static var emittingFlag: UInt8 { 1 }
-    @usableFromInline static var attentionFlag: UInt8 { 2 }
-    @usableFromInline static var writingFlag: UInt8 { 4 }
+    /// Bits of `flags`; the others hold the emitter's ``currentThreadToken()``.
+    @usableFromInline static var emittingFlag: UInt { 1 }
+    @usableFromInline static var attentionFlag: UInt { 2 }
+    @usableFromInline static var writingFlag: UInt { 4 }
+    @usableFromInline static var flagBits: UInt { 7 }
 
-    /// `emittingFlag` while a thread holds the emitter role; `attentionFlag` (set under the mutex)
-    /// when the emitter must take the mutex before giving the role back: a job is queued, the list
-    /// changed, or subscribers wait to be released. Without an emitter, whoever sets
-    /// `attentionFlag` settles it before leaving the mutex, so `0` means "free and up to date".
+    /// `emittingFlag` while a thread holds the emitter role, with that thread's token in the
+    /// bits above `flagBits` (taken and recorded in one compare-and-swap; a thread that finds its
+    /// own token here holds the role); `attentionFlag` (set under the mutex) when the emitter
+    /// must take the mutex before giving the role back: a job is queued, the list changed, or
+    /// subscribers wait to be released. Without an emitter, whoever sets `attentionFlag` settles
+    /// it before leaving the mutex, so `0` means "free and up to date".
     @usableFromInline
-    let flags = Atomic<UInt8>(0)
+    let flags = Atomic<UInt>(0)
 
     /// A CurrentValueSubject's current value (`nil` for the other subjects). Written only while
     /// the writer holds `writingFlag` and no reader is counted in `readers`; read only by a
@@ -184,29 +202,33 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         publishedCount = count
     }
 
-    /// Under the mutex: takes the emitter role if nobody holds it (returns `true`), or leaves
-    /// `attentionFlag` set for the emitter (returns `false`; the caller then queues its job).
+    /// Under the mutex: takes the emitter role if nobody holds it, or finds that the calling
+    /// thread holds it; otherwise leaves `attentionFlag` set for the emitter (the caller then
+    /// queues its job).
     @inlinable
-    func takeRoleLocked(_ state: inout State) -> Bool {
+    func takeRoleLocked(_ state: inout State) -> Grant {
         // Without lock-free takers, a role found free under the mutex needs no read-modify-write.
         if sendsWithoutLock || flags.load(ordering: .acquiring) != 0 {
-            if raiseAttentionLocked() & Self.emittingFlag != 0 { return false }
+            let before = raiseAttentionLocked()
+            if before & Self.emittingFlag != 0 {
+                return before & ~Self.flagBits == currentThreadToken() ? .nested : .busy
+            }
         }
         refreshLocked(&state)
-        flags.store(Self.emittingFlag, ordering: .releasing)
-        return true
+        flags.store(currentThreadToken() | Self.emittingFlag, ordering: .releasing)
+        return .taken
     }
 
     /// Sets `attentionFlag` under the mutex and returns the flags as they were.
     @inlinable
-    func raiseAttentionLocked() -> UInt8 {
+    func raiseAttentionLocked() -> UInt {
         raiseLocked(Self.attentionFlag)
     }
 
     /// Sets `flag` under the mutex and returns the flags as they were. Waits while a
     /// CurrentValueSubject sender replaces the value: the flags must not change under it.
     @inlinable
-    func raiseLocked(_ flag: UInt8) -> UInt8 {
+    func raiseLocked(_ flag: UInt) -> UInt {
         var current = flags.load(ordering: .relaxed)
         while true {
             if current & Self.writingFlag != 0 {
@@ -225,13 +247,18 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// dispatchers made with `sendsWithoutLock`.
     @inlinable
     func tryTakeRoleFast() -> Bool {
-        flags.compareExchange(expected: 0, desired: Self.emittingFlag, ordering: .acquiring).exchanged
+        flags.compareExchange(
+            expected: 0, desired: currentThreadToken() | Self.emittingFlag, ordering: .acquiring
+        ).exchanged
     }
 
     /// Gives the role back, first running every queued job.
     @inlinable
     func giveBackRole() {
-        if flags.compareExchange(expected: Self.emittingFlag, desired: 0, ordering: .releasing).exchanged {
+        // Only the holder changes the token bits, so this load tells which word to expect when
+        // nothing needs attention.
+        let held = flags.load(ordering: .relaxed) & ~Self.flagBits | Self.emittingFlag
+        if flags.compareExchange(expected: held, desired: 0, ordering: .releasing).exchanged {
             return
         }
         drain()
@@ -300,6 +327,11 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
                 base[index]._withUnsafeGuaranteedRef { $0.emit(value) }
             }
         }
+        afterDelivering(value)
+    }
+
+    @inlinable @inline(__always)
+    func afterDelivering(_ value: Output) {
         if let afterValue {
             state.withLock { afterValue(&$0.extra, value) }
         }
@@ -323,15 +355,44 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// decide whether the value is sent at all.
     @inlinable
     func sendLocked(_ value: Output, _ update: (inout State) -> Bool) {
-        let runNow = state.withLock { state -> Bool in
-            guard update(&state) else { return false }
-            if takeRoleLocked(&state) { return true }
-            state.jobs.append(.value(value))
-            return false
+        var nestedList = ContiguousArray<Conduit>()
+        let grant = state.withLock { state -> Grant? in
+            guard update(&state) else { return nil }
+            return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList)
         }
-        if runNow {
+        deliver(value, grant, nestedList)
+    }
+
+    /// ``takeRoleLocked(_:)``, queueing `job` when another thread holds the role. A nested caller
+    /// gets the list as it is now in `nestedList`: the published one may be stale (it is only
+    /// refreshed between deliveries), and Apple's subjects reach subscribers added meanwhile.
+    @inlinable
+    func takeRoleOrQueueLocked(
+        _ state: inout State, _ job: @autoclosure () -> Job, nestedList: inout ContiguousArray<Conduit>
+    ) -> Grant {
+        let grant = takeRoleLocked(&state)
+        switch grant {
+        case .taken: break
+        case .nested: nestedList = state.conduits
+        case .busy: state.jobs.append(job())
+        }
+        return grant
+    }
+
+    /// Delivers `value` as `grant` allows (`nil`: not at all).
+    @inlinable
+    func deliver(_ value: Output, _ grant: Grant?, _ nestedList: ContiguousArray<Conduit>) {
+        switch grant {
+        case .taken?:
             deliver(value)
             giveBackRole()
+        case .nested?:
+            for conduit in nestedList {
+                conduit.emit(value)
+            }
+            afterDelivering(value)
+        case .busy?, nil:
+            break
         }
     }
 
@@ -359,15 +420,16 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// to write) and one to give it back.
     @inlinable
     func sendReplacingCurrent(_ value: Output) {
+        let held = currentThreadToken() | Self.emittingFlag
         if flags.compareExchange(
-            expected: 0, desired: Self.emittingFlag | Self.writingFlag, ordering: .sequentiallyConsistent
+            expected: 0, desired: held | Self.writingFlag, ordering: .sequentiallyConsistent
         ).exchanged {
             if completedByEmitter {
-                flags.store(Self.emittingFlag, ordering: .releasing)
+                flags.store(held, ordering: .releasing)
                 giveBackRole()
                 return
             }
-            let previous = replaceCurrent(value, restoring: Self.emittingFlag)
+            let previous = replaceCurrent(value, restoring: held)
             deliver(value)
             giveBackRole()
             // Released when the send is over: its deinit may be anyone's code.
@@ -375,17 +437,13 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             return
         }
         var previous: Output?
-        let runNow = state.withLock { state -> Bool in
-            guard state.completion == nil else { return false }
+        var nestedList = ContiguousArray<Conduit>()
+        let grant = state.withLock { state -> Grant? in
+            guard state.completion == nil else { return nil }
             previous = replaceCurrent(value, restoring: raiseLocked(Self.writingFlag))
-            if takeRoleLocked(&state) { return true }
-            state.jobs.append(.value(value))
-            return false
+            return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList)
         }
-        if runNow {
-            deliver(value)
-            giveBackRole()
-        }
+        deliver(value, grant, nestedList)
         withExtendedLifetime(previous) {}
     }
 
@@ -393,7 +451,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// `writingFlag` by storing `flags` (frozen while the flag is set) as `restoring`. Returns the
     /// replaced value for the caller to release afterwards.
     @inlinable
-    func replaceCurrent(_ value: Output, restoring: UInt8) -> Output? {
+    func replaceCurrent(_ value: Output, restoring: UInt) -> Output? {
         while readers.load(ordering: .sequentiallyConsistent) != 0 {
             spinBriefly()
         }
@@ -408,21 +466,26 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func complete(_ completion: Subscribers.Completion<Failure>, _ update: (inout State) -> Void = { _ in }) {
         var taken = ContiguousArray<Conduit>()
-        let runNow = state.withLock { state -> Bool in
-            guard state.completion == nil else { return false }
+        let grant = state.withLock { state -> Grant? in
+            guard state.completion == nil else { return nil }
             state.completion = completion
             update(&state)
-            if takeRoleLocked(&state) {
+            let grant = takeRoleLocked(&state)
+            switch grant {
+            case .taken:
                 taken = takeAllLocked(&state)
-                return true
+            case .nested:
+                taken = takeAllLocked(&state)
+                // The delivery this one is nested in still walks the published list.
+                state.released.append(contentsOf: taken)
+            case .busy:
+                state.jobs.append(.completion(completion))
             }
-            state.jobs.append(.completion(completion))
-            return false
+            return grant
         }
-        if runNow {
-            run(.completion(completion), completed: taken)
-            giveBackRole()
-        }
+        guard let grant, grant != .busy else { return }
+        run(.completion(completion), completed: taken)
+        if grant == .taken { giveBackRole() }
     }
 
     /// Empties the list for a completion; under the mutex, by the emitter.
@@ -437,12 +500,29 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
 
     /// Adds `conduit` and hands it to `subscriber`; after completion the subscriber gets an empty
     /// subscription and the completion instead.
+    ///
+    /// The subscribing thread holds the role during `receive(subscription:)` when it can (the role
+    /// is free, or it holds it already: a subscription made from inside a subscriber), so that
+    /// what the subscriber asks for there (a current value) reaches it at once, nested, as with
+    /// Apple's subjects; values other threads send meanwhile wait in the queue. When another
+    /// thread holds the role, the conduit stays in its handshake until `receive(subscription:)`
+    /// returns, and what arrives for it meanwhile waits in the conduit.
     @inlinable
     func attach<S: Subscriber>(_ conduit: Conduit, _ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let completed = state.withLock { state -> Subscribers.Completion<Failure>? in
-            if let completion = state.completion { return completion }
-            changeLocked(&state) { $0.append(conduit) }
-            return nil
+        let (completed, grant) = state.withLock { state -> (Subscribers.Completion<Failure>?, Grant) in
+            if let completion = state.completion { return (completion, .busy) }
+            let grant = takeRoleLocked(&state)
+            state.conduits.append(conduit)
+            if grant == .taken {
+                state.stale = false
+                publish(state.conduits)
+            } else {
+                state.stale = true
+            }
+            if grant != .busy {
+                conduit.handshaking = false
+            }
+            return (nil, grant)
         }
         if let completed {
             _ = conduit.takeSubscriber()
@@ -451,27 +531,29 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             return
         }
         subscriber.receive(subscription: conduit)
-        activate(conduit)
+        switch grant {
+        case .taken: giveBackRole()
+        case .nested: break
+        case .busy: activate(conduit)
+        }
     }
 
     /// Ends `conduit`'s handshake. When nothing waits for delivery this is a flag flip under the
     /// mutex; otherwise the deliveries need the emitter role (taken now, or left as a job).
     @inlinable
     func activate(_ conduit: Conduit) {
-        let runNow = state.withLock { state -> Bool in
+        var unused = ContiguousArray<Conduit>()
+        let grant = state.withLock { state -> Grant? in
             if conduit.pending.isEmpty {
                 conduit.handshaking = false
                 conduit.updateFastLocked()
-                return false
+                return nil
             }
-            if takeRoleLocked(&state) { return true }
-            state.jobs.append(.activate(conduit))
-            return false
+            return takeRoleOrQueueLocked(&state, .activate(conduit), nestedList: &unused)
         }
-        if runNow {
-            conduit.activate()
-            giveBackRole()
-        }
+        guard let grant, grant != .busy else { return }
+        conduit.activate()
+        if grant == .taken { giveBackRole() }
     }
 
     /// Changes the list under the mutex. Without an emitter the change is published at once; with
@@ -517,5 +599,19 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
 func spinBriefly() {
     #if canImport(Glibc) || canImport(Musl) || canImport(Bionic) || canImport(Darwin)
     sched_yield()
+    #endif
+}
+
+/// A number that identifies the calling thread while it runs, never `0`, with the low three bits
+/// clear (free for a subject's flags): its `pthread_t`, the address of the thread's control
+/// block, which is aligned far beyond eight bytes on every platform that has one.
+@inlinable @inline(__always)
+func currentThreadToken() -> UInt {
+    #if canImport(Glibc)
+    return UInt(pthread_self()) & ~7  // an unsigned long
+    #elseif canImport(Bionic) || canImport(Musl) || canImport(Darwin)
+    return UInt(bitPattern: pthread_self()) & ~7  // a long, or a pointer
+    #else
+    return 8  // no threads: whoever holds the role is the caller
     #endif
 }

@@ -9,9 +9,10 @@
 ///
 /// Thread safety and ordering are those of ``PassthroughSubject``: any thread may send, subscribe
 /// or cancel; subscribers are served in subscription order (Apple leaves the order unspecified);
-/// one thread at a time delivers, and values sent meanwhile (from other threads, or reentrantly
-/// from inside a subscriber) are queued and delivered to everyone right after the value in
-/// progress, instead of being nested as Apple does with a recursive lock. This cannot deadlock.
+/// one thread at a time delivers; a value sent from inside a subscriber is delivered at once,
+/// nested, as Apple does, and values sent from other threads meanwhile are queued and delivered
+/// to everyone right after the value in progress. This cannot deadlock. A subscriber gets the
+/// current value inside its first `request(_:)`, as with Apple's subject.
 /// ``value`` changes when the value is sent, before it is delivered; the value it replaces is
 /// released when that send returns. Reading ``value`` takes no lock, and neither does a send that
 /// finds nobody delivering: a CurrentValueSubject costs what a ``PassthroughSubject`` costs.

@@ -10,14 +10,14 @@ import Synchronization
 ///
 /// Thread safety: `send`, `send(completion:)`, subscribing and cancelling may happen on any threads
 /// at once. Subscribers are served in the order they subscribed (Apple leaves the order
-/// unspecified). One thread at a time delivers: a value sent while another thread is delivering,
-/// or reentrantly from inside a subscriber's `receive(_:)`, is queued and delivered to every
-/// subscriber by the delivering thread right after the value in progress, so every subscriber sees
-/// the values in the order they were queued, and `send` may return before the value was delivered.
-/// Apple instead nests a reentrant delivery inside the current one with a recursive lock (the
-/// subscriber that sent sees the new value before it returns, later subscribers see the new value
-/// before the old one) and makes concurrent senders wait. Queueing can never deadlock, and no lock
-/// is held while a subscriber runs.
+/// unspecified). One thread at a time delivers. A value sent reentrantly, from inside a
+/// subscriber, is delivered at once, nested in the delivery in progress, exactly as Apple's
+/// subjects do: every subscriber receives it before that `send` returns, so subscribers after the
+/// sender see the new value before the one in progress (and a completion sent that way ends the
+/// delivery in progress for them). A value sent from another thread while one is delivering is
+/// queued and delivered to every subscriber by the delivering thread right after what it is doing,
+/// in the order queued; that `send` may return before its value was delivered, where Apple makes
+/// the sender wait. Queueing can never deadlock, and no lock is held while a subscriber runs.
 ///
 /// When the subject subscribes to a publisher itself (``Publisher/subscribe(_:)-3fk20``), it asks
 /// that upstream for unlimited values as soon as one of its own subscribers asks for anything.

@@ -4,11 +4,12 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The delivery rules every subject shares (one delivering thread at a time, a FIFO queue for
-/// everything sent meanwhile), seen through the public subjects.
+/// The delivery rules every subject shares (one delivering thread at a time; what that thread sends
+/// from inside a subscriber is nested, as Apple does; what other threads send meanwhile waits in a
+/// FIFO queue), seen through the public subjects.
 @Suite("SubjectDispatcher")
 struct SubjectDispatcherTests {
-    @Test func reentrantSendReachesEverySubscriberInOrder() {
+    @Test func reentrantSendIsNestedAsOnApplePlatforms() {
         let subject = PassthroughSubject<Int, Never>()
         var log: [String] = []
         let first = subject.sink { value in
@@ -20,12 +21,13 @@ struct SubjectDispatcherTests {
         }
         let second = subject.sink { log.append("b\($0)") }
         subject.send(1)
-        // The nested send returns at once; every subscriber then sees 1 before 2.
-        #expect(log == ["a1", "a sent 2", "b1", "a2", "b2"])
+        // Apple's order: the nested send reaches everyone before it returns, so the subscriber
+        // after the sender sees 2 before 1.
+        #expect(log == ["a1", "a2", "b2", "a sent 2", "b1"])
         _ = (first, second)
     }
 
-    @Test func completionSentReentrantlyFollowsTheQueuedValues() {
+    @Test func completionSentReentrantlyEndsTheDeliveryInProgress() {
         let subject = PassthroughSubject<Int, Never>()
         var log: [String] = []
         let first = subject.sink(receiveCompletion: { _ in log.append("a end") }) { value in
@@ -38,7 +40,9 @@ struct SubjectDispatcherTests {
         }
         let second = subject.sink(receiveCompletion: { _ in log.append("b end") }) { log.append("b\($0)") }
         subject.send(1)
-        #expect(log == ["a1", "b1", "a2", "b2", "a end", "b end"])
+        // The completion nested in value 1's delivery reaches `b` before 1 would: `b` never gets 1
+        // (Apple's conduits drop it the same way), and 3 is ignored.
+        #expect(log == ["a1", "a2", "b2", "a end", "b end"])
         _ = (first, second)
     }
 
@@ -55,6 +59,82 @@ struct SubjectDispatcherTests {
         subject.send(2)
         #expect(late == [2])
         _ = (first, lateCancellable)
+    }
+
+    @Test func subscriberAddedDuringDeliveryGetsValuesSentNestedAfterIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        var late: [Int] = []
+        var lateCancellable: AnyCancellable?
+        let first = subject.sink { value in
+            if value == 1 {
+                lateCancellable = subject.sink { late.append($0) }
+                subject.send(2)
+            }
+        }
+        subject.send(1)
+        #expect(late == [2])
+        _ = (first, lateCancellable)
+    }
+
+    @Test func currentValueSubscriberAddedInsideASubscriberGetsTheValueAtOnce() {
+        let subject = CurrentValueSubject<Int, Never>(7)
+        var log: [String] = []
+        var inner: AnyCancellable?
+        let outer = subject.sink { value in
+            log.append("outer \(value)")
+            if inner == nil {
+                inner = subject.sink { log.append("inner \($0)") }
+                log.append("subscribed")
+            }
+        }
+        #expect(log == ["outer 7", "inner 7", "subscribed"])
+        _ = (outer, inner)
+    }
+
+    // Apple's well-known outcome: a @Published property set from inside its own publisher's
+    // subscriber ends with the outer value, because the outer set stores its value after the
+    // nested one was delivered and stored.
+    @Test func publishedSetFromItsOwnSubscriberIsOverwrittenByTheOuterSet() {
+        final class Model: ObservableObject {
+            @Published var text = ""
+        }
+        let model = Model()
+        var seen: [String] = []
+        let cancellable = model.$text.sink { value in
+            seen.append(value)
+            if value.count > 3 { model.text = String(value.prefix(3)) }
+        }
+        model.text = "abcdef"
+        #expect(seen == ["", "abcdef", "abc"])
+        #expect(model.text == "abcdef")
+        _ = cancellable
+    }
+
+    @Test func sendFromAnotherThreadWhileNestedStillWaitsItsTurn() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let log = Mutex<[Int]>([])
+        let cancellable = subject.sink { value in
+            log.withLock { $0.append(value) }
+            if value == 1 {
+                entered.signal()
+                release.wait()
+                subject.send(2)
+            }
+        }
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            subject.send(1)
+            done.signal()
+        }.start()
+        entered.wait()
+        subject.send(10)  // queued: another thread is delivering
+        release.signal()
+        done.wait()
+        // The busy thread's nested 2 comes first, then the queued 10.
+        #expect(log.withLock { $0 } == [1, 2, 10])
+        _ = cancellable
     }
 
     @Test func subscriberCancelledDuringDeliveryMissesTheValueAndIsReleased() {
@@ -75,12 +155,13 @@ struct SubjectDispatcherTests {
         _ = first
     }
 
-    @Test func currentValueAndValuesSentDuringTheHandshakeArriveAfterIt() {
+    @Test func currentValueAndValuesSentDuringTheHandshakeArriveInsideIt() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let subscriber = HandshakeSendingSubscriber(subject: subject)
         subject.subscribe(subscriber)
-        // Nothing reached the subscriber before `receive(subscription:)` returned.
-        #expect(subscriber.log == ["subscription", "subscription returned", "0", "5"])
+        // As on Apple's platforms, the current value arrives inside `request(_:)`, and a value the
+        // subscriber sends from `receive(subscription:)` arrives before that call returns.
+        #expect(subscriber.log == ["subscription", "0", "5", "subscription returned"])
         subject.send(6)
         #expect(subscriber.log.last == "6")
     }
