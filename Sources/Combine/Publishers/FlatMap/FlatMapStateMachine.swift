@@ -1,3 +1,18 @@
+/// Holds a flat map's subscriber. Its `subscriber` is a `let`, so the thread delivering a value
+/// reaches it through an unowned reference with no reference counting (see
+/// ``FlatMapSubscription``). The state machine owns the box until the subscriber completes or
+/// cancels and nobody is delivering to it any more; dropping it then releases the subscriber.
+@usableFromInline
+final class FlatMapDownstreamBox<Downstream: Subscriber> {
+    @usableFromInline
+    let subscriber: Downstream
+
+    @inlinable
+    init(_ subscriber: Downstream) {
+        self.subscriber = subscriber
+    }
+}
+
 /// The state of one `flatMap` subscription as a pure value; every method runs under the
 /// subscription's lock and returns what to do after unlocking.
 ///
@@ -8,16 +23,36 @@
 ///   spend; grants only grow with downstream demand, so inner values never outrun it.
 /// - Inner completions are absorbed. The operator finishes once the upstream and every inner have
 ///   finished; any failure fails it at once and cancels everything else.
+/// - Who calls the subscriber (the *emitter*) is not recorded here but in the subscription's
+///   atomic word, so that an inner value can take that role without the lock. This value only
+///   says what the emitter must do next (``next()``), whether there is something for a thread
+///   that is not emitting to start (``hasWork``), and whether values may skip it altogether
+///   (``fastEligible``).
 @usableFromInline
 struct FlatMapStateMachine<Downstream: Subscriber> {
     @usableFromInline
-    typealias Step = FanInGate<Downstream>.Step
+    typealias Input = Downstream.Input
 
-    /// What to perform outside the lock.
+    @usableFromInline
+    typealias Box = FlatMapDownstreamBox<Downstream>
+
+    /// What the emitter does next, outside the lock.
+    @usableFromInline
+    enum Emission {
+        /// Nothing: the role has been given back.
+        case idle
+        /// Deliver the value, then come back with the demand it returned (the role is kept).
+        case value(Input)
+        /// Deliver the completion; the role has been given back and the box is the caller's to
+        /// drop afterwards.
+        case completion(Subscribers.Completion<Downstream.Failure>, Box)
+        /// The subscriber cancelled: drop the box (outside the lock), the role has been given back.
+        case release(Box)
+    }
+
+    /// What to perform outside the lock, besides an emission.
     @usableFromInline
     struct Action {
-        @usableFromInline
-        var step: Step = .idle
         /// Whether inner grants may need topping up (downstream demand grew).
         @usableFromInline
         var topUp = false
@@ -29,13 +64,28 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         var requestOne: (any Subscription)?
 
         @inlinable
-        init(step: Step = .idle) {
-            self.step = step
-        }
+        init() {}
     }
 
+    /// The subscriber's box; `nil` once it has been handed out for the completion or for release.
     @usableFromInline
-    var gate: FanInGate<Downstream>
+    var box: Box?
+
+    /// The subscriber cancelled, or its completion was handed to the emitter.
+    @usableFromInline
+    var terminated = false
+
+    /// Outstanding downstream demand, not yet spent on delivered values.
+    @usableFromInline
+    var demand: Subscribers.Demand = .none
+
+    /// Values accepted from inners and not yet delivered.
+    @usableFromInline
+    var queue = FanInQueue<Input>()
+
+    /// The completion to deliver once the queue has drained (a failure empties the queue).
+    @usableFromInline
+    var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
 
     @usableFromInline
     let maxPublishers: Subscribers.Demand
@@ -64,30 +114,101 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     var activeInners = 0
 
     @inlinable
-    init(downstream: Downstream, maxPublishers: Subscribers.Demand) {
-        gate = FanInGate(downstream: downstream)
+    init(box: Box, maxPublishers: Subscribers.Demand) {
+        self.box = box
         self.maxPublishers = maxPublishers
+    }
+
+    // MARK: Delivery
+
+    /// Whether events are still accepted (not cancelled, no completion decided).
+    @inlinable
+    var isOpen: Bool { !terminated && pendingCompletion == nil }
+
+    /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
+    /// nothing queued, and unlimited demand (so there is nothing to count).
+    @inlinable
+    var fastEligible: Bool { demand == .unlimited && queue.isEmpty && isOpen }
+
+    /// Whether a thread that is not emitting should take the role and start ``next()``.
+    @inlinable
+    var hasWork: Bool {
+        if terminated { return box != nil }
+        if !queue.isEmpty { return demand > 0 }
+        return pendingCompletion != nil
+    }
+
+    /// Demand that no queued value is already waiting to spend.
+    @inlinable
+    var freeDemand: Subscribers.Demand { demand - queue.count }
+
+    /// For the emitter: the next value (when demand allows), else the completion once the queue
+    /// is empty; after a cancel, the box to release. `.idle` when there is nothing to do.
+    @inlinable
+    mutating func next() -> Emission {
+        if terminated {
+            guard let box else { return .idle }
+            self.box = nil
+            return .release(box)
+        }
+        if !queue.isEmpty {
+            guard demand > 0, let value = queue.popFirst() else { return .idle }
+            demand -= 1
+            return .value(value)
+        }
+        if let completion = pendingCompletion, let box {
+            pendingCompletion = nil
+            terminated = true
+            self.box = nil
+            return .completion(completion, box)
+        }
+        return .idle
+    }
+
+    /// For the emitter, after a delivered value: records the demand the subscriber returned;
+    /// returns whether inner grants may need topping up.
+    @inlinable
+    mutating func delivered(additional: Subscribers.Demand) -> Bool {
+        guard !terminated, additional != .none, demand != .unlimited else { return false }
+        demand += additional
+        return true
+    }
+
+    /// Decides a normal finish, delivered after the queued values.
+    @inlinable
+    mutating func finish() {
+        guard isOpen else { return }
+        pendingCompletion = .finished
+    }
+
+    /// Decides a failure: queued values are dropped and the failure goes out next.
+    @inlinable
+    mutating func fail(_ error: Downstream.Failure) {
+        guard isOpen else { return }
+        queue.removeAll()
+        pendingCompletion = .failure(error)
     }
 
     // MARK: Upstream (the publisher of values to transform)
 
-    /// The subscriber to hand the subscription to, or `nil` when the upstream's subscription must
-    /// be cancelled (a second one, or the operator is already done).
+    /// The subscriber's box to hand the subscription to, or `nil` when the upstream's
+    /// subscription must be cancelled (a second one, or the operator is already done).
     @inlinable
-    mutating func receiveUpstream(subscription: any Subscription) -> Downstream? {
-        guard !gate.isTerminated, upstream == nil, !upstreamFinished else { return nil }
+    mutating func receiveUpstream(subscription: any Subscription) -> Box? {
+        guard !terminated, upstream == nil, !upstreamFinished else { return nil }
         upstream = subscription
-        return gate.downstream
+        return box
     }
 
-    /// Whether values are still wanted (checked before calling the transform).
+    /// Whether values are still wanted.
     @inlinable
-    var acceptsUpstreamValues: Bool { gate.isOpen && !upstreamFinished }
+    var acceptsUpstreamValues: Bool { isOpen && !upstreamFinished }
 
-    /// Reserves a slot for a new inner publisher; `nil` when the operator is done.
+    /// Reserves a slot for the inner publisher of a new upstream value; `nil` when the operator
+    /// no longer wants values (then the transform is not called).
     @inlinable
     mutating func registerInner() -> (index: Int, generation: Int)? {
-        guard gate.isOpen else { return nil }
+        guard acceptsUpstreamValues else { return nil }
         nextGeneration += 1
         let index: Int
         if let free = freeSlots.popLast() {
@@ -105,16 +226,16 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) -> Action {
-        guard gate.isOpen, !upstreamFinished else { return Action() }
+        guard isOpen, !upstreamFinished else { return Action() }
         upstreamFinished = true
         upstream = nil
         switch completion {
         case .finished:
-            if activeInners == 0 { gate.finish() }
-            return Action(step: gate.kick())
+            if activeInners == 0 { finish() }
+            return Action()
         case .failure(let error):
-            gate.fail(error)
-            var action = Action(step: gate.kick())
+            fail(error)
+            var action = Action()
             action.cancel = closeAll()
             return action
         }
@@ -138,46 +259,35 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
-        guard gate.isOpen, isCurrent(index, generation), inners[index].subscription == nil else {
+        guard isOpen, isCurrent(index, generation), inners[index].subscription == nil else {
             return .cancel
         }
         inners[index].subscription = subscription
         // The slot's initial grant: whatever downstream demand no queued value is waiting for.
-        let target = gate.freeDemand
+        let target = freeDemand
         let granted = inners[index].granted
         guard target > granted else { return .keep }
         inners[index].granted = target
         return .request(target - granted)
     }
 
-    /// Accepts an inner value. In the common, uncontended case (nobody emitting, nothing queued,
-    /// demand left) the caller becomes the emitter and gets the subscriber to hand the value to
-    /// itself (see ``FlatMapSubscription``); otherwise the value goes through the gate and `step`
-    /// says what to perform.
+    /// Accepts an inner value that could not go straight to the subscriber: it joins the queue
+    /// (the caller then settles who delivers it). Returns `false` when it is dropped.
     @inlinable
-    mutating func receiveInner(
-        _ value: Downstream.Input, at index: Int, generation: Int, otherwise step: inout Step
-    ) -> Downstream? {
-        guard gate.isOpen, isCurrent(index, generation) else { return nil }
+    mutating func receiveInner(_ value: Input, at index: Int, generation: Int) -> Bool {
+        guard isOpen, isCurrent(index, generation) else { return false }
         inners[index].consumeOne()
-        if !gate.emitting, gate.demand > 0, gate.queue.isEmpty, let downstream = gate.downstream {
-            gate.emitting = true
-            gate.demand -= 1
-            return downstream
-        }
-        step = gate.offer(value)
-        return nil
+        queue.append(value)
+        return true
     }
 
     /// The common way an inner publisher ends: it finishes while the upstream still runs and
-    /// `maxPublishers` is unlimited. Then nothing is to be requested, and there is nothing for
-    /// `kick()` to start (the gate is open, so no completion is pending; queued values wait for
-    /// demand or for the thread already emitting), so the slot is just closed and `true`
-    /// returned. Otherwise nothing changes and the caller goes the general way
-    /// (``receiveInner(completion:at:generation:)``).
+    /// `maxPublishers` is unlimited. Then nothing is to be requested or delivered, so the slot is
+    /// just closed and `true` returned. Otherwise nothing changes and the caller goes the general
+    /// way (``receiveInner(completion:at:generation:)``).
     @inlinable
     mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
-        guard !upstreamFinished, maxPublishers == .unlimited, gate.isOpen, isCurrent(index, generation) else {
+        guard !upstreamFinished, maxPublishers == .unlimited, isOpen, isCurrent(index, generation) else {
             return false
         }
         inners[index].finished = true
@@ -191,57 +301,49 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     mutating func receiveInner(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
     ) -> Action {
-        guard gate.isOpen, isCurrent(index, generation) else { return Action() }
+        guard isOpen, isCurrent(index, generation) else { return Action() }
         inners[index].finished = true
         inners[index].subscription = nil
         freeSlots.append(index)
         activeInners -= 1
+        var action = Action()
         switch completion {
         case .finished:
             if upstreamFinished {
-                if activeInners == 0 { gate.finish() }
-                return Action(step: gate.kick())
+                if activeInners == 0 { finish() }
+            } else if maxPublishers != .unlimited {
+                action.requestOne = upstream
             }
-            var action = Action(step: gate.kick())
-            if maxPublishers != .unlimited { action.requestOne = upstream }
-            return action
         case .failure(let error):
-            gate.fail(error)
-            var action = Action(step: gate.kick())
+            fail(error)
             action.cancel = closeAll()
-            return action
         }
+        return action
     }
 
     // MARK: Downstream
 
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> Action {
-        guard !gate.isTerminated else { return Action() }
-        let grows = gate.demand != .unlimited
-        gate.request(demand)
-        var action = Action(step: gate.kick())
-        action.topUp = grows
+    mutating func request(_ more: Subscribers.Demand) -> Action {
+        var action = Action()
+        guard !terminated else { return action }
+        action.topUp = demand != .unlimited
+        demand += more
         return action
-    }
-
-    /// For the emitter, after a delivery: the next step, and whether inner grants may need
-    /// topping up. (A plain pair rather than an ``Action``: this runs once per value.)
-    @inlinable
-    mutating func delivered(additional: Subscribers.Demand) -> (step: Step, topUp: Bool) {
-        let grows = additional != .none && gate.demand != .unlimited && !gate.isTerminated
-        return (gate.delivered(additional: additional), grows)
     }
 
     @inlinable
     mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
-        guard gate.isOpen, index < inners.count else { return nil }
-        return inners[index].topUp(to: gate.freeDemand)
+        guard isOpen, index < inners.count else { return nil }
+        return inners[index].topUp(to: freeDemand)
     }
 
+    /// Cancels: nothing more is delivered; the box is released by ``next()``.
     @inlinable
     mutating func cancel() -> ContiguousArray<any Subscription> {
-        gate.cancel()
+        terminated = true
+        queue.removeAll()
+        pendingCompletion = nil
         return closeAll()
     }
 
