@@ -13,6 +13,93 @@ final class FlatMapDownstreamBox<Downstream: Subscriber> {
     }
 }
 
+/// Stands in for an inner publisher's subscription in a ``FlatMapInnerSlot`` before it arrives and
+/// after the inner is done. (A placeholder rather than an optional: assigning an optional
+/// existential goes through generic value witnesses, which cost a hundred-odd instructions per
+/// inner publisher.) Never handed to anyone.
+@usableFromInline
+struct FlatMapNoSubscription: Subscription {
+    @inlinable
+    init() {}
+
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {}
+
+    @inlinable
+    func cancel() {}
+}
+
+/// What a flat map knows about one inner publisher: its subscription, how much it has been
+/// granted and not yet used, and whether it is done. A slot is reused once its inner is done;
+/// `generation` tells the inner it was made for from later ones.
+@usableFromInline
+struct FlatMapInnerSlot {
+    /// The inner's subscription while ``subscribed``; otherwise a ``FlatMapNoSubscription``.
+    @usableFromInline
+    var subscription: any Subscription = FlatMapNoSubscription()
+
+    @usableFromInline
+    var subscribed = false
+
+    /// Demand requested from this inner and not yet used by a value.
+    @usableFromInline
+    var granted: Subscribers.Demand = .none
+
+    /// The inner finished or was cancelled.
+    @usableFromInline
+    var finished = false
+
+    @usableFromInline
+    var generation: Int
+
+    @inlinable
+    init(generation: Int) {
+        self.generation = generation
+    }
+
+    /// Makes the slot ready for a new inner; the subscription is already the placeholder.
+    @inlinable
+    mutating func reuse(generation: Int) {
+        self.generation = generation
+        granted = .none
+        finished = false
+    }
+
+    /// Raises the grant to `target`; returns the subscription and the extra demand to request
+    /// (outside the lock), or `nil` when the inner already has enough or cannot be asked.
+    @inlinable
+    mutating func topUp(to target: Subscribers.Demand) -> (any Subscription, Subscribers.Demand)? {
+        guard !finished, subscribed, target > granted else { return nil }
+        let extra = target - granted
+        granted = target
+        return (subscription, extra)
+    }
+
+    /// Marks the inner done; returns its subscription, if any, for cancelling.
+    @inlinable
+    mutating func close() -> (any Subscription)? {
+        finished = true
+        guard subscribed else { return nil }
+        subscribed = false
+        let held = subscription
+        subscription = FlatMapNoSubscription()
+        return held
+    }
+
+    /// Marks the inner finished by itself: its subscription is just dropped.
+    @inlinable
+    mutating func finish() {
+        finished = true
+        if subscribed {
+            subscribed = false
+            subscription = FlatMapNoSubscription()
+        }
+    }
+}
+
 /// The state of one `flatMap` subscription as a pure value; every method runs under the
 /// subscription's lock and returns what to do after unlocking.
 ///
@@ -96,12 +183,9 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     @usableFromInline
     var upstreamFinished = false
 
-    /// Inner publishers by slot; a finished slot is reused, `generations` tells old from new.
+    /// Inner publishers by slot; a finished slot is reused.
     @usableFromInline
-    var inners = ContiguousArray<FanInSlot>()
-
-    @usableFromInline
-    var generations = ContiguousArray<Int>()
+    var inners = ContiguousArray<FlatMapInnerSlot>()
 
     @usableFromInline
     var freeSlots = ContiguousArray<Int>()
@@ -213,12 +297,10 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         let index: Int
         if let free = freeSlots.popLast() {
             index = free
-            inners[index] = FanInSlot()
-            generations[index] = nextGeneration
+            inners[index].reuse(generation: nextGeneration)
         } else {
             index = inners.count
-            inners.append(FanInSlot())
-            generations.append(nextGeneration)
+            inners.append(FlatMapInnerSlot(generation: nextGeneration))
         }
         activeInners += 1
         return (index, nextGeneration)
@@ -245,7 +327,7 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
 
     @inlinable
     func isCurrent(_ index: Int, _ generation: Int) -> Bool {
-        generations[index] == generation && !inners[index].finished
+        inners[index].generation == generation && !inners[index].finished
     }
 
     /// What to do with an inner publisher's subscription; the caller still holds it, so it is not
@@ -259,10 +341,11 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
-        guard isOpen, isCurrent(index, generation), inners[index].subscription == nil else {
+        guard isOpen, isCurrent(index, generation), !inners[index].subscribed else {
             return .cancel
         }
         inners[index].subscription = subscription
+        inners[index].subscribed = true
         // The slot's initial grant: whatever downstream demand no queued value is waiting for.
         let target = freeDemand
         let granted = inners[index].granted
@@ -276,7 +359,7 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func receiveInner(_ value: Input, at index: Int, generation: Int) -> Bool {
         guard isOpen, isCurrent(index, generation) else { return false }
-        inners[index].consumeOne()
+        inners[index].granted -= 1
         queue.append(value)
         return true
     }
@@ -290,8 +373,7 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         guard !upstreamFinished, maxPublishers == .unlimited, isOpen, isCurrent(index, generation) else {
             return false
         }
-        inners[index].finished = true
-        inners[index].subscription = nil
+        inners[index].finish()
         freeSlots.append(index)
         activeInners -= 1
         return true
@@ -302,8 +384,7 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
     ) -> Action {
         guard isOpen, isCurrent(index, generation) else { return Action() }
-        inners[index].finished = true
-        inners[index].subscription = nil
+        inners[index].finish()
         freeSlots.append(index)
         activeInners -= 1
         var action = Action()
