@@ -78,25 +78,43 @@ struct FlatMapInnerSlot {
         return (subscription, extra)
     }
 
+    /// Stores the inner's subscription in place of the placeholder.
+    ///
+    /// Destroying the placeholder and initialising the field, rather than assigning, skips the
+    /// runtime's generic existential assignment (which compares the two dynamic types first).
+    @inlinable
+    mutating func hold(_ newSubscription: any Subscription) {
+        subscribed = true
+        withUnsafeMutablePointer(to: &subscription) { field in
+            field.deinitialize(count: 1)
+            field.initialize(to: newSubscription)
+        }
+    }
+
+    /// Puts the placeholder back, returning the subscription it replaces.
+    @inlinable
+    mutating func release() -> any Subscription {
+        subscribed = false
+        return withUnsafeMutablePointer(to: &subscription) { field in
+            let held = field.move()
+            field.initialize(to: FlatMapNoSubscription())
+            return held
+        }
+    }
+
     /// Marks the inner done; returns its subscription, if any, for cancelling.
     @inlinable
     mutating func close() -> (any Subscription)? {
         finished = true
         guard subscribed else { return nil }
-        subscribed = false
-        let held = subscription
-        subscription = FlatMapNoSubscription()
-        return held
+        return release()
     }
 
     /// Marks the inner finished by itself: its subscription is just dropped.
     @inlinable
     mutating func finish() {
         finished = true
-        if subscribed {
-            subscribed = false
-            subscription = FlatMapNoSubscription()
-        }
+        if subscribed { _ = release() }
     }
 }
 
@@ -344,8 +362,7 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         guard isOpen, isCurrent(index, generation), !inners[index].subscribed else {
             return .cancel
         }
-        inners[index].subscription = subscription
-        inners[index].subscribed = true
+        inners[index].hold(subscription)
         // The slot's initial grant: whatever downstream demand no queued value is waiting for.
         let target = freeDemand
         let granted = inners[index].granted

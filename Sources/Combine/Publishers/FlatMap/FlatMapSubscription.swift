@@ -115,6 +115,32 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
     }
 
+    /// Hands `value` to the subscriber; the caller holds the role. Returns the subscriber's demand.
+    @inlinable @inline(__always)
+    func deliver(_ value: Downstream.Input) -> Subscribers.Demand {
+        downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
+    }
+
+    /// For the emitter after a value: gives the role back without the lock when the fast bit is
+    /// still set (demand unlimited, nothing waiting, nothing changed). Returns whether it did.
+    @inlinable @inline(__always)
+    func giveBackFast() -> Bool {
+        flags.compareExchange(
+            expected: Self.emittingFlag | Self.fastFlag, desired: Self.fastFlag, ordering: .releasing
+        ).exchanged
+    }
+
+    /// For the emitter after a value, when ``giveBackFast()`` failed: records the demand the
+    /// subscriber returned and goes on with whatever is next.
+    @inlinable
+    func resume(after additional: Subscribers.Demand) {
+        let (topUp, next) = state.withLock { machine -> (Bool, Emission) in
+            (machine.delivered(additional: additional), nextLocked(&machine))
+        }
+        if topUp { topUpAll() }
+        emit(next)
+    }
+
     /// Performs `first` and, as the emitter, every emission after it.
     @inlinable
     func emit(_ first: consuming Emission) {
@@ -124,13 +150,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             case .idle:
                 return
             case .value(let value):
-                let additional = downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
-                // With the fast bit still set, demand is unlimited and nothing waits: done.
-                if flags.compareExchange(
-                    expected: Self.emittingFlag | Self.fastFlag, desired: Self.fastFlag, ordering: .releasing
-                ).exchanged {
-                    return
-                }
+                let additional = deliver(value)
+                if giveBackFast() { return }
                 let (topUp, next) = state.withLock { machine -> (Bool, Emission) in
                     (machine.delivered(additional: additional), nextLocked(&machine))
                 }
@@ -197,7 +218,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if flags.compareExchange(
             expected: Self.fastFlag, desired: Self.emittingFlag | Self.fastFlag, ordering: .acquiring
         ).exchanged {
-            emit(.value(value))
+            let additional = deliver(value)
+            if giveBackFast() { return }
+            resume(after: additional)
             return
         }
         let emission = state.withLock { machine -> Emission in
