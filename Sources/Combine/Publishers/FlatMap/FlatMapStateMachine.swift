@@ -55,6 +55,10 @@ struct FlatMapInnerSlot {
     @usableFromInline
     var generation: Int
 
+    /// While the slot is free: the slot freed before it, or `-1`.
+    @usableFromInline
+    var nextFree = -1
+
     @inlinable
     init(generation: Int) {
         self.generation = generation
@@ -205,8 +209,10 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     @usableFromInline
     var inners = ContiguousArray<FlatMapInnerSlot>()
 
+    /// The most recently freed slot, `-1` when none; each free slot links to the one freed
+    /// before it (``FlatMapInnerSlot/nextFree``), so reusing one touches no second array.
     @usableFromInline
-    var freeSlots = ContiguousArray<Int>()
+    var firstFree = -1
 
     @usableFromInline
     var nextGeneration = 0
@@ -313,8 +319,9 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         guard acceptsUpstreamValues else { return nil }
         nextGeneration += 1
         let index: Int
-        if let free = freeSlots.popLast() {
-            index = free
+        if firstFree >= 0 {
+            index = firstFree
+            firstFree = inners[index].nextFree
             inners[index].reuse(generation: nextGeneration)
         } else {
             index = inners.count
@@ -391,7 +398,8 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
             return false
         }
         inners[index].finish()
-        freeSlots.append(index)
+        inners[index].nextFree = firstFree
+        firstFree = index
         activeInners -= 1
         return true
     }
@@ -402,7 +410,8 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     ) -> Action {
         guard isOpen, isCurrent(index, generation) else { return Action() }
         inners[index].finish()
-        freeSlots.append(index)
+        inners[index].nextFree = firstFree
+        firstFree = index
         activeInners -= 1
         var action = Action()
         switch completion {
