@@ -514,4 +514,34 @@ struct FlatMapTests {
         #expect(weakTracker == nil)
         #expect(subscription != nil)
     }
+
+    /// Slots of finished inners are reused by later ones; values a finished inner still sends are
+    /// not mistaken for those of the inner now in its slot (demand is finite here, so every value
+    /// is checked against its slot).
+    @Test func reusedSlotsKeepInnersApart() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = (0..<5).map { _ in Inner() }
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(100))
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        outer.send(1)
+        outer.send(2)
+        inners[1].send(completion: .finished)
+        inners[0].send(completion: .finished)
+        outer.send(3)  // reuses the slot inner 0 left
+        outer.send(4)  // reuses the slot inner 1 left
+        inners[0].send(-1)
+        inners[1].send(-1)
+        inners[3].send(3)
+        inners[4].send(4)
+        inners[2].send(2)
+        #expect(tracker.values == [3, 4, 2])
+        #expect(inners[3].calls == [.request(.max(100))])
+        inners[3].send(completion: .finished)
+        outer.send(completion: .finished)
+        inners[2].send(completion: .finished)
+        #expect(tracker.completions.isEmpty)
+        inners[4].send(completion: .finished)
+        #expect(tracker.completions == [.finished])
+    }
 }
