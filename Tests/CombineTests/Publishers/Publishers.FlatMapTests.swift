@@ -313,4 +313,235 @@ struct FlatMapTests {
             .subscribe(AnySubscriber<Int, TestError>(receiveSubscription: { $0.cancel() }))
         #expect(outer.calls == [.cancel])
     }
+
+    // MARK: The lock-free emitter role
+
+    /// Values queued under finite demand drain in order once the subscriber asks for unlimited
+    /// demand; after that, values take the lock-free path, and one sent from inside the
+    /// subscriber is delivered after the current call returns, not nested in it.
+    @Test func unlimitedDemandAfterQueuedValuesSwitchesToDirectDelivery() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = Inner()
+        var log: [String] = []
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { value in
+            log.append("enter \(value)")
+            if value == 4 { inner.send(5) }
+            log.append("exit \(value)")
+        })
+        outer.flatMap { _ in inner }.subscribe(tracker)
+        outer.send(0)
+        inner.send(1)
+        inner.send(2)
+        inner.send(3)
+        #expect(tracker.values == [1])
+        tracker.request(.unlimited)
+        #expect(tracker.values == [1, 2, 3])
+        #expect(inner.calls == [.request(.max(1)), .request(.unlimited)])
+        inner.send(4)
+        #expect(tracker.values == [1, 2, 3, 4, 5])
+        #expect(log == ["enter 1", "exit 1", "enter 2", "exit 2", "enter 3", "exit 3", "enter 4", "exit 4", "enter 5", "exit 5"])
+        inner.send(completion: .finished)
+        outer.send(completion: .finished)
+        #expect(tracker.completions == [.finished])
+    }
+
+    /// A subscriber that asks for one more value from inside `receive(_:)`, through its
+    /// subscription: each request tops the inner up by one, and delivery never nests.
+    @Test func reentrantRequestFromInsideTheSubscriber() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = Inner()
+        var log: [String] = []
+        var tracker: TrackingSubscriber<Int, TestError>!
+        tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { value in
+            log.append("enter \(value)")
+            tracker.request(.max(1))
+            log.append("exit \(value)")
+        })
+        outer.flatMap { _ in inner }.subscribe(tracker)
+        outer.send(0)
+        inner.send(1)
+        inner.send(2)
+        inner.send(3)
+        #expect(tracker.values == [1, 2, 3])
+        #expect(log == ["enter 1", "exit 1", "enter 2", "exit 2", "enter 3", "exit 3"])
+        #expect(inner.calls == Array(repeating: .request(.max(1)), count: 4))
+        // Requests arriving while values wait: the reentrant request delivers the next queued
+        // value after the current call returns.
+        let queued = TrackingSubscriber<Int, TestError>(initialDemand: nil)
+        let secondInner = Inner()
+        outer.flatMap { _ in secondInner }.subscribe(queued)
+        outer.send(0)
+        secondInner.send(7)
+        secondInner.send(8)
+        secondInner.send(9)
+        #expect(queued.values.isEmpty)
+        queued.request(.max(2))
+        #expect(queued.values == [7, 8])
+        queued.request(.max(5))
+        #expect(queued.values == [7, 8, 9])
+        secondInner.send(10)
+        #expect(queued.values == [7, 8, 9, 10])
+        tracker.cancel()
+        queued.cancel()
+    }
+
+    /// Several inners sending and finishing on their own threads, with unlimited demand and with
+    /// demand given one value at a time: every value arrives once, in each inner's order, never
+    /// overlapping, and the single completion comes after all of them.
+    @Test(arguments: [Subscribers.Demand.unlimited, .max(1)])
+    func concurrentInnersFinishing(initialDemand: Subscribers.Demand) {
+        let sources = 4, perSource = 5_000
+        let inners = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
+        let demandAfterValue: Subscribers.Demand = initialDemand == .unlimited ? .none : .max(1)
+        let probe = SerializationCheckingSubscriber<(Int, Int), Never>(
+            initialDemand: initialDemand, demandAfterValue: demandAfterValue)
+        (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
+        DispatchQueue.concurrentPerform(iterations: sources) { source in
+            for index in 0..<perSource { inners[source].send((source, index)) }
+            inners[source].send(completion: .finished)
+        }
+        let values = probe.values
+        #expect(values.count == sources * perSource)
+        var next = [Int](repeating: 0, count: sources)
+        var inOrder = true
+        for (source, index) in values {
+            if next[source] != index { inOrder = false }
+            next[source] = index + 1
+        }
+        #expect(inOrder)
+        #expect(probe.overlaps == 0)
+        #expect(probe.completions.count == 1)
+        #expect(probe.eventsAfterCompletion == 0)
+    }
+
+    /// An inner failing on one thread while others deliver on theirs: one failure, nothing after
+    /// it, no overlap, and later values are dropped.
+    @Test func failureRacingWithDirectDeliveries() {
+        for _ in 0..<50 {
+            let sources = 3
+            let inners = (0..<sources + 1).map { _ in TestUpstream<Int, TestError>() }
+            let probe = SerializationCheckingSubscriber<Int, TestError>()
+            (0..<sources + 1).publisher.setFailureType(to: TestError.self).flatMap { inners[$0] }.subscribe(probe)
+            DispatchQueue.concurrentPerform(iterations: sources + 1) { source in
+                if source == sources {
+                    inners[source].send(completion: .failure(.boom))
+                } else {
+                    for index in 0..<300 { inners[source].send(index) }
+                }
+            }
+            let count = probe.values.count
+            for inner in inners { inner.send(-1) }
+            #expect(probe.values.count == count)
+            #expect(probe.completions.count == 1)
+            #expect(probe.eventsAfterCompletion == 0)
+            #expect(probe.overlaps == 0)
+            for inner in inners.prefix(sources) { #expect(inner.calls.last == .cancel) }
+        }
+    }
+
+    /// Cancelling from another thread while inners deliver directly: nothing arrives after the
+    /// race, and the subscriber is released even though the inners still hold the operator.
+    @Test func cancelRacingWithDirectDeliveriesReleasesTheSubscriber() {
+        for _ in 0..<50 {
+            let sources = 3
+            let inners = (0..<sources).map { _ in TestUpstream<Int, Never>() }
+            weak var weakProbe: SerializationCheckingSubscriber<Int, Never>?
+            do {
+                let probe = SerializationCheckingSubscriber<Int, Never>()
+                weakProbe = probe
+                (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
+                let subscription = UncheckedBox(probe.subscription)
+                DispatchQueue.concurrentPerform(iterations: sources + 1) { source in
+                    if source == sources {
+                        subscription.value?.cancel()
+                    } else {
+                        for index in 0..<300 { inners[source].send(index) }
+                    }
+                }
+                let count = probe.values.count
+                for inner in inners { inner.send(-1) }
+                #expect(probe.values.count == count)
+                #expect(probe.overlaps == 0)
+            }
+            #expect(weakProbe == nil)
+            for inner in inners { #expect(inner.calls.last == .cancel) }
+        }
+    }
+
+    /// Cancelling from inside `receive(_:)` during a direct delivery: later values are dropped,
+    /// and the subscriber is released once that call returns.
+    @Test func cancelFromInsideADirectDelivery() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = Inner()
+        weak var weakTracker: TrackingSubscriber<Int, TestError>?
+        do {
+            var tracker: TrackingSubscriber<Int, TestError>!
+            tracker = TrackingSubscriber<Int, TestError>(onValue: { value in
+                if value == 2 { tracker.cancel() }
+            })
+            weakTracker = tracker
+            outer.flatMap { _ in inner }.subscribe(tracker)
+            outer.send(0)
+            inner.send(1)
+            inner.send(2)
+            inner.send(3)
+            #expect(tracker.values == [1, 2])
+            tracker = nil
+        }
+        #expect(weakTracker == nil)
+        #expect(inner.calls == [.request(.unlimited), .cancel])
+        #expect(outer.calls == [.request(.unlimited), .cancel])
+    }
+
+    /// A subscriber that keeps its subscription after the flat map finishes is not kept alive by
+    /// it: the operator lets go of its subscriber on completion.
+    @Test func completionReleasesASubscriberThatKeepsItsSubscription() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = Inner()
+        weak var weakTracker: TrackingSubscriber<Int, TestError>?
+        var subscription: (any Subscription)?
+        do {
+            let tracker = TrackingSubscriber<Int, TestError>()
+            weakTracker = tracker
+            outer.flatMap { _ in inner }.subscribe(tracker)
+            outer.send(0)
+            inner.send(1)
+            inner.send(completion: .finished)
+            outer.send(completion: .finished)
+            #expect(tracker.events.dropFirst() == [.value(1), .completion(.finished)])
+            subscription = tracker.subscription
+        }
+        #expect(weakTracker == nil)
+        #expect(subscription != nil)
+    }
+
+    /// Slots of finished inners are reused by later ones; values a finished inner still sends are
+    /// not mistaken for those of the inner now in its slot (demand is finite here, so every value
+    /// is checked against its slot).
+    @Test func reusedSlotsKeepInnersApart() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = (0..<5).map { _ in Inner() }
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(100))
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        outer.send(1)
+        outer.send(2)
+        inners[1].send(completion: .finished)
+        inners[0].send(completion: .finished)
+        outer.send(3)  // reuses the slot inner 0 left
+        outer.send(4)  // reuses the slot inner 1 left
+        inners[0].send(-1)
+        inners[1].send(-1)
+        inners[3].send(3)
+        inners[4].send(4)
+        inners[2].send(2)
+        #expect(tracker.values == [3, 4, 2])
+        #expect(inners[3].calls == [.request(.max(100))])
+        inners[3].send(completion: .finished)
+        outer.send(completion: .finished)
+        inners[2].send(completion: .finished)
+        #expect(tracker.completions.isEmpty)
+        inners[4].send(completion: .finished)
+        #expect(tracker.completions == [.finished])
+    }
 }

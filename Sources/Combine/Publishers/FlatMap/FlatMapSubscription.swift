@@ -1,35 +1,28 @@
 import Synchronization
 
-/// The states of a flat map's direct delivery (see ``FlatMapSubscription``).
-@usableFromInline
-enum FlatMapDirectDelivery {
-    /// No direct delivery outstanding: the gate's `emitting` flag is accurate.
-    @inlinable static var idle: UInt8 { 0 }
-    /// A thread is handing a value to the subscriber outside the lock.
-    @inlinable static var active: UInt8 { 1 }
-    /// As `active`, and someone took the lock meanwhile: the delivering thread must come back
-    /// through the lock to pick up whatever changed.
-    @inlinable static var dirty: UInt8 { 2 }
-    /// The delivering thread finished without the lock: the gate's `emitting` flag is stale.
-    @inlinable static var released: UInt8 { 3 }
-}
-
 /// The subscription `flatMap` hands its subscriber. It is also the upstream's subscriber; each
 /// inner publisher is subscribed through an ``Inner`` tagged with its slot.
 ///
-/// An inner value that finds nobody emitting, nothing queued and demand left is handed to the
-/// subscriber by its own thread ("direct delivery"): it becomes the emitter under the lock, calls
-/// the subscriber outside it, and then, if the subscriber asked for nothing more and nobody took
-/// the lock meanwhile, steps down with one atomic exchange on ``direct`` rather than a second
-/// lock. Whoever takes the lock next first settles that state (``settleDirectDelivery(_:)``):
-/// it either learns the emitter has stepped down, or marks the delivery `dirty` so that the
-/// delivering thread comes back through the lock and delivers whatever was queued meanwhile.
+/// One thread at a time is the *emitter*: only the emitter calls the subscriber, and it delivers
+/// what has queued up before giving the role back, so calls never overlap and never run under
+/// the lock. The role is a bit of the atomic ``flags`` word rather than part of the locked state,
+/// so that the common case needs no lock: while the operator is open, nothing is queued and the
+/// subscriber's demand is unlimited (``FlatMapStateMachine/fastEligible``, published as the
+/// `fast` bit), an inner value takes the role with one compare-and-swap, is handed to the
+/// subscriber through an unowned reference to its box (no reference counting), and gives the
+/// role back with a second compare-and-swap. Everything else (finite demand, queued values,
+/// completions, cancellation, new inners) goes through the mutex; whoever changes the state
+/// there republishes the `fast` bit, and clearing it while someone emits makes that emitter's
+/// lock-free give-back fail, so it comes back through the mutex and sees what changed.
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline
     typealias Machine = FlatMapStateMachine<Downstream>
+
+    @usableFromInline
+    typealias Emission = Machine.Emission
 
     @usableFromInline
     let state: LockedState<Machine>
@@ -40,27 +33,157 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let maxPublishers: Subscribers.Demand
 
-    /// A ``FlatMapDirectDelivery`` state; written under the lock, except by the delivering thread
-    /// stepping down (`active` to `released`).
+    /// The subscriber's box, unowned: the machine owns it, and releases it only through the
+    /// emitter role, so whoever holds the role may use this.
     @usableFromInline
-    let direct = Atomic<UInt8>(FlatMapDirectDelivery.idle)
+    let downstream: Unmanaged<Machine.Box>
+
+    /// Bits of ``flags``.
+    @inlinable static var emittingFlag: UInt8 { 1 }
+    @inlinable static var fastFlag: UInt8 { 2 }
+
+    /// `emittingFlag` while a thread holds the emitter role; `fastFlag` while
+    /// ``FlatMapStateMachine/fastEligible`` held when the state was last changed. Written under
+    /// the mutex, except by the lock-free take (`fast` to `fast | emitting`) and give-back (the
+    /// reverse), which only succeed when the word is exactly what they expect.
+    @usableFromInline
+    let flags = Atomic<UInt8>(0)
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
         self.transform = transform
         self.maxPublishers = maxPublishers
-        state = LockedState(Machine(downstream: downstream, maxPublishers: maxPublishers))
+        let box = Machine.Box(downstream)
+        self.downstream = Unmanaged.passUnretained(box)
+        state = LockedState(Machine(box: box, maxPublishers: maxPublishers))
+    }
+
+    // MARK: The emitter role
+
+    /// Under the mutex, by a thread that does not hold the role, after changing the state:
+    /// republishes the `fast` bit and takes the role when there is something to deliver and
+    /// nobody is emitting. Returns the first emission when it took the role.
+    @inlinable
+    func settleLocked(_ machine: inout Machine) -> Emission {
+        let eligible = machine.fastEligible
+        let work = machine.hasWork
+        var current = flags.load(ordering: .relaxed)
+        while true {
+            let desired: UInt8
+            if current & Self.emittingFlag != 0 {
+                // Someone emits; without the fast bit its give-back fails and it comes back here.
+                desired = eligible ? Self.emittingFlag | Self.fastFlag : Self.emittingFlag
+            } else if work {
+                desired = Self.emittingFlag
+            } else {
+                desired = eligible ? Self.fastFlag : 0
+            }
+            if desired == current { return .idle }
+            let (exchanged, original) = flags.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if current & Self.emittingFlag == 0 && work {
+                    return nextLocked(&machine)
+                }
+                return .idle
+            }
+            current = original
+        }
+    }
+
+    /// Under the mutex, by the emitter: the next emission, giving the role back when there is
+    /// nothing left to deliver. (A plain store: while the role is held nobody else changes the
+    /// word without the mutex.)
+    @inlinable
+    func nextLocked(_ machine: inout Machine) -> Emission {
+        let emission = machine.next()
+        let fast = machine.fastEligible ? Self.fastFlag : 0
+        if case .value = emission {
+            flags.store(Self.emittingFlag | fast, ordering: .releasing)
+        } else {
+            flags.store(fast, ordering: .releasing)
+        }
+        return emission
+    }
+
+    /// Runs `body` under the mutex, then settles the role.
+    @inlinable
+    func update(_ body: (inout Machine) -> Machine.Action) -> (Machine.Action, Emission) {
+        state.withLock { machine in
+            let action = body(&machine)
+            return (action, settleLocked(&machine))
+        }
+    }
+
+    /// Hands `value` to the subscriber; the caller holds the role. Returns the subscriber's demand.
+    @inlinable @inline(__always)
+    func deliver(_ value: Downstream.Input) -> Subscribers.Demand {
+        downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
+    }
+
+    /// For the emitter after a value: gives the role back without the lock when the fast bit is
+    /// still set (demand unlimited, nothing waiting, nothing changed). Returns whether it did.
+    @inlinable @inline(__always)
+    func giveBackFast() -> Bool {
+        flags.compareExchange(
+            expected: Self.emittingFlag | Self.fastFlag, desired: Self.fastFlag, ordering: .releasing
+        ).exchanged
+    }
+
+    /// For the emitter after a value, when ``giveBackFast()`` failed: records the demand the
+    /// subscriber returned and goes on with whatever is next.
+    @inlinable
+    func resume(after additional: Subscribers.Demand) {
+        let (topUp, next) = state.withLock { machine -> (Bool, Emission) in
+            (machine.delivered(additional: additional), nextLocked(&machine))
+        }
+        if topUp { topUpAll() }
+        emit(next)
+    }
+
+    /// Performs `first` and, as the emitter, every emission after it.
+    @inlinable
+    func emit(_ first: consuming Emission) {
+        var emission = first
+        while true {
+            switch consume emission {
+            case .idle:
+                return
+            case .value(let value):
+                let additional = deliver(value)
+                if giveBackFast() { return }
+                let (topUp, next) = state.withLock { machine -> (Bool, Emission) in
+                    (machine.delivered(additional: additional), nextLocked(&machine))
+                }
+                if topUp { topUpAll() }
+                emission = next
+            case .completion(let completion, let box):
+                box.subscriber.receive(completion: completion)
+                return
+            case .release(let box):
+                withExtendedLifetime(box) {}
+                return
+            }
+        }
+    }
+
+    @inlinable
+    func perform(_ action: Machine.Action, _ emission: consuming Emission) {
+        for subscription in action.cancel { subscription.cancel() }
+        if action.topUp { topUpAll() }
+        action.requestOne?.request(.max(1))
+        emit(emission)
     }
 
     // MARK: Upstream side
 
     @inlinable
     func receiveUpstream(subscription: any Subscription) {
-        guard let downstream = state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
+        guard let box = state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
             subscription.cancel()
             return
         }
-        downstream.receive(subscription: self)
+        box.subscriber.receive(subscription: self)
         // The subscriber may have cancelled from `receive(subscription:)`.
         if maxPublishers != .none, state.withLock({ $0.acceptsUpstreamValues }) {
             subscription.request(maxPublishers)
@@ -69,18 +192,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveUpstream(_ value: UpstreamOutput) {
-        guard state.withLock({ $0.acceptsUpstreamValues }) else { return }
-        let publisher = transform(value)
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return }
-        publisher.receive(subscriber: Inner(index: index, generation: generation, parent: self))
+        transform(value).receive(subscriber: Inner(index: index, generation: generation, parent: self))
     }
 
     @inlinable
     func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
-        perform(state.withLock { machine in
-            settleDirectDelivery(&machine)
-            return machine.receiveUpstream(completion: completion)
-        })
+        let (action, emission) = update { $0.receiveUpstream(completion: completion) }
+        perform(action, emission)
     }
 
     // MARK: Inner side
@@ -96,67 +215,30 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) {
-        var step = Machine.Step.idle
-        let target = state.withLock { machine -> Downstream? in
-            settleDirectDelivery(&machine)
-            guard let downstream = machine.receiveInner(value, at: index, generation: generation, otherwise: &step)
-            else { return nil }
-            direct.store(FlatMapDirectDelivery.active, ordering: .relaxed)
-            return downstream
-        }
-        guard let target else {
-            drain(step)
+        if flags.compareExchange(
+            expected: Self.fastFlag, desired: Self.emittingFlag | Self.fastFlag, ordering: .acquiring
+        ).exchanged {
+            let additional = deliver(value)
+            if giveBackFast() { return }
+            resume(after: additional)
             return
         }
-        let additional = target.receive(value)
-        if additional == .none,
-            direct.compareExchange(
-                expected: FlatMapDirectDelivery.active, desired: FlatMapDirectDelivery.released,
-                ordering: .acquiringAndReleasing
-            ).exchanged
-        {
-            return
+        let emission = state.withLock { machine -> Emission in
+            guard machine.receiveInner(value, at: index, generation: generation) else { return .idle }
+            return settleLocked(&machine)
         }
-        let (next, topUp) = state.withLock { machine -> (Machine.Step, Bool) in
-            direct.store(FlatMapDirectDelivery.idle, ordering: .relaxed)
-            return machine.delivered(additional: additional)
-        }
-        if topUp { topUpAll() }
-        drain(next)
-    }
-
-    /// Run first under the lock by everything that may rely on the gate's `emitting` flag or
-    /// change what an emitter must deliver (see the type's documentation).
-    @inlinable
-    func settleDirectDelivery(_ machine: inout Machine) {
-        var current = direct.load(ordering: .acquiring)
-        if current == FlatMapDirectDelivery.active {
-            let (exchanged, original) = direct.compareExchange(
-                expected: FlatMapDirectDelivery.active, desired: FlatMapDirectDelivery.dirty,
-                ordering: .acquiringAndReleasing)
-            if exchanged { return }
-            current = original
-        }
-        if current == FlatMapDirectDelivery.released {
-            direct.store(FlatMapDirectDelivery.idle, ordering: .relaxed)
-            machine.gate.emitting = false
-        }
+        emit(emission)
     }
 
     @inlinable
     func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int) {
         if case .finished = completion,
-            state.withLock({ machine in
-                settleDirectDelivery(&machine)
-                return machine.finishInnerQuietly(at: index, generation: generation)
-            })
+            state.withLock({ $0.finishInnerQuietly(at: index, generation: generation) })
         {
             return
         }
-        perform(state.withLock { machine in
-            settleDirectDelivery(&machine)
-            return machine.receiveInner(completion: completion, at: index, generation: generation)
-        })
+        let (action, emission) = update { $0.receiveInner(completion: completion, at: index, generation: generation) }
+        perform(action, emission)
     }
 
     // MARK: Downstream side
@@ -164,39 +246,19 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a FlatMap subscription")
-        perform(state.withLock { machine in
-            settleDirectDelivery(&machine)
-            return machine.request(demand)
-        })
+        let (action, emission) = update { $0.request(demand) }
+        perform(action, emission)
     }
 
     @inlinable
     func cancel() {
-        let held = state.withLock { machine in
-            settleDirectDelivery(&machine)
-            return machine.cancel()
+        var held = ContiguousArray<any Subscription>()
+        let emission = state.withLock { machine -> Emission in
+            held = machine.cancel()
+            return settleLocked(&machine)
         }
         for subscription in held { subscription.cancel() }
-    }
-
-    // MARK: Performing actions
-
-    @inlinable
-    func perform(_ action: Machine.Action) {
-        for subscription in action.cancel { subscription.cancel() }
-        if action.topUp { topUpAll() }
-        action.requestOne?.request(.max(1))
-        drain(action.step)
-    }
-
-    /// Performs `first` and, as the emitter, every delivery after it.
-    @inlinable
-    func drain(_ first: Machine.Step) {
-        FanInGate<Downstream>.drain(first) { additional in
-            let (step, topUp) = state.withLock { $0.delivered(additional: additional) }
-            if topUp { topUpAll() }
-            return step
-        }
+        emit(emission)
     }
 
     @usableFromInline
@@ -222,7 +284,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @usableFromInline
     var customMirror: Mirror {
-        let (demand, inners) = state.withLock { ($0.gate.demand, $0.activeInners) }
+        let (demand, inners) = state.withLock { ($0.demand, $0.activeInners) }
         return Mirror(self, children: ["demand": demand, "activeInners": inners])
     }
 
