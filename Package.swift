@@ -20,12 +20,16 @@ let combineTarget: Target = .target(
     path: "Sources/AppleShim"
 )
 let combineDependency: Target.Dependency = "TributaryAppleShim"
+let combineShimsTargets: [Target] = []
 #else
 let combineTarget: Target = .target(
     name: "Combine",
+    dependencies: ["_CombineShims"],
     path: "Sources/Combine",
     swiftSettings: strict
 )
+/// C helpers the Combine module's inlinable code calls (a cheap thread identity).
+let combineShimsTargets: [Target] = [.target(name: "_CombineShims", path: "Sources/CombineShims")]
 let combineDependency: Target.Dependency = "Combine"
 #endif
 
@@ -43,7 +47,7 @@ let package = Package(
         // Test-only: a real HTTP server on 127.0.0.1 (URLSession.dataTaskPublisher and news tests).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
-    targets: [
+    targets: combineShimsTargets + [
         combineTarget,
         // Our additions on top of whichever `Combine` is imported (Apple's public API only).
         .target(

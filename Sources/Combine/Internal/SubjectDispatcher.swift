@@ -1,4 +1,5 @@
 import Synchronization
+import _CombineShims
 
 #if canImport(Glibc)
 import Glibc
@@ -603,15 +604,8 @@ func spinBriefly() {
 }
 
 /// A number that identifies the calling thread while it runs, never `0`, with the low three bits
-/// clear (free for a subject's flags): its `pthread_t`, the address of the thread's control
-/// block, which is aligned far beyond eight bytes on every platform that has one.
+/// clear (free for a subject's flags); see `_tributary_thread_token` in `Sources/CombineShims`.
 @inlinable @inline(__always)
 func currentThreadToken() -> UInt {
-    #if canImport(Glibc)
-    return UInt(pthread_self()) & ~7  // an unsigned long
-    #elseif canImport(Bionic) || canImport(Musl) || canImport(Darwin)
-    return UInt(bitPattern: pthread_self()) & ~7  // a long, or a pointer
-    #else
-    return 8  // no threads: whoever holds the role is the caller
-    #endif
+    UInt(_tributary_thread_token())
 }
