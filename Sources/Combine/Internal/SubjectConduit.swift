@@ -1,21 +1,5 @@
 import Synchronization
 
-/// Holds one subscriber for a ``SubjectConduit``: the conduit's only allocation besides itself.
-///
-/// Its `subscriber` is a `let`, so the emitter reaches it through an unowned reference without any
-/// reference counting; the conduit owns the box and drops it on cancel or completion, which
-/// releases the subscriber (no cycle survives cancellation).
-@usableFromInline
-final class SubjectSubscriberBox<S: Subscriber> {
-    @usableFromInline
-    let subscriber: S
-
-    @inlinable
-    init(_ subscriber: S) {
-        self.subscriber = subscriber
-    }
-}
-
 /// The subscription a subject gives each subscriber (``PassthroughSubject``,
 /// ``CurrentValueSubject``, ``ObservableObjectPublisher`` and `@Published` all use it).
 ///
@@ -112,16 +96,16 @@ final class SubjectConduit<Output, Failure: Error, Extra>: Subscription, CustomS
         self.name = name
         self.parent = parent
         self.dispatcher = dispatcher
-        let box = SubjectSubscriberBox(subscriber)
+        let box = SubscriberBox(subscriber)
         subscriberBox = box
         subscriberPointer = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
         receiveValue = { pointer, value in
-            Unmanaged<SubjectSubscriberBox<S>>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+            Unmanaged<SubscriberBox<S>>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
                 $0.subscriber.receive(value)
             }
         }
         receiveCompletion = { pointer, completion in
-            Unmanaged<SubjectSubscriberBox<S>>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+            Unmanaged<SubscriberBox<S>>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
                 $0.subscriber.receive(completion: completion)
             }
         }

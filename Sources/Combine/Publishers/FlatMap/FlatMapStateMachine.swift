@@ -1,18 +1,3 @@
-/// Holds a flat map's subscriber. Its `subscriber` is a `let`, so the thread delivering a value
-/// reaches it through an unowned reference with no reference counting (see
-/// ``FlatMapSubscription``). The state machine owns the box until the subscriber completes or
-/// cancels and nobody is delivering to it any more; dropping it then releases the subscriber.
-@usableFromInline
-final class FlatMapDownstreamBox<Downstream: Subscriber> {
-    @usableFromInline
-    let subscriber: Downstream
-
-    @inlinable
-    init(_ subscriber: Downstream) {
-        self.subscriber = subscriber
-    }
-}
-
 /// Stands in for an inner publisher's subscription in a ``FlatMapInnerSlot`` before it arrives and
 /// after the inner is done. (A placeholder rather than an optional: assigning an optional
 /// existential goes through generic value witnesses, which cost a hundred-odd instructions per
@@ -143,7 +128,7 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
     typealias Input = Downstream.Input
 
     @usableFromInline
-    typealias Box = FlatMapDownstreamBox<Downstream>
+    typealias Box = SubscriberBox<Downstream>
 
     /// What the emitter does next, outside the lock.
     @usableFromInline
