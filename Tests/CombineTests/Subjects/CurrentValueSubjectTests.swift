@@ -131,6 +131,21 @@ struct CurrentValueSubjectTests {
         _ = cancellable
     }
 
+    @Test func sendFromInsideASubscriberIsNestedAndBecomesTheValue() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var log: [String] = []
+        let first = subject.dropFirst().sink { value in
+            log.append("a\(value) sees \(subject.value)")
+            if value == 1 { subject.send(2) }
+        }
+        let second = subject.dropFirst().sink { value in log.append("b\(value) sees \(subject.value)") }
+        subject.send(1)
+        // Apple's order; the nested send already replaced the value when `b` gets 1.
+        #expect(log == ["a1 sees 1", "a2 sees 2", "b2 sees 2", "b1 sees 2"])
+        #expect(subject.value == 2)
+        _ = (first, second)
+    }
+
     @Test func sendsAfterCompletionLeaveTheValueAlone() {
         let subject = CurrentValueSubject<Int, Never>(0)
         var received: [Int] = []
