@@ -26,9 +26,11 @@ let combineTarget: Target = .target(
     name: "Combine",
     dependencies: ["_CombineShims"],
     path: "Sources/Combine",
-    swiftSettings: strict
+    // `@_extern(c)` declares the shims' functions without importing their C module.
+    swiftSettings: strict + [.enableExperimentalFeature("Extern")]
 )
-/// C helpers the Combine module's inlinable code calls (a cheap thread identity).
+/// C helpers the Combine module links (a cheap thread identity); it does not import them, see
+/// `Sources/Combine/Internal/ThreadToken.swift`.
 let combineShimsTargets: [Target] = [.target(name: "_CombineShims", path: "Sources/CombineShims")]
 let combineDependency: Target.Dependency = "Combine"
 #endif

@@ -1,5 +1,4 @@
 import Synchronization
-import _CombineShims
 
 #if canImport(Glibc)
 import Glibc
@@ -109,8 +108,10 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @usableFromInline static var flagBits: UInt { 7 }
 
     /// `emittingFlag` while a thread holds the emitter role, with that thread's token in the
-    /// bits above `flagBits` (taken and recorded in one compare-and-swap; a thread that finds its
-    /// own token here holds the role); `attentionFlag` (set under the mutex) when the emitter
+    /// bits above `flagBits` (a thread that finds its own token here holds the role). A lock-free
+    /// taker takes the role first and stores its token right after (the call that reads the token
+    /// would otherwise delay the compare-and-swap); the word is frozen until then, like while
+    /// `writingFlag` is set (see ``isFrozen(_:)``); `attentionFlag` (set under the mutex) when the emitter
     /// must take the mutex before giving the role back: a job is queued, the list changed, or
     /// subscribers wait to be released. Without an emitter, whoever sets `attentionFlag` settles
     /// it before leaving the mutex, so `0` means "free and up to date".
@@ -226,13 +227,13 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         raiseLocked(Self.attentionFlag)
     }
 
-    /// Sets `flag` under the mutex and returns the flags as they were. Waits while a
-    /// CurrentValueSubject sender replaces the value: the flags must not change under it.
+    /// Sets `flag` under the mutex and returns the flags as they were. Waits while the word is
+    /// frozen: its holder will overwrite it with a plain store.
     @inlinable
     func raiseLocked(_ flag: UInt) -> UInt {
         var current = flags.load(ordering: .relaxed)
         while true {
-            if current & Self.writingFlag != 0 {
+            if Self.isFrozen(current) {
                 spinBriefly()
                 current = flags.load(ordering: .relaxed)
                 continue
@@ -244,13 +245,22 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
     }
 
+    /// Whether only the holder may change `word` now: a CurrentValueSubject sender is replacing the
+    /// value, or a lock-free taker has not stored its token yet.
+    @inlinable @inline(__always)
+    static func isFrozen(_ word: UInt) -> Bool {
+        word & writingFlag != 0 || (word & emittingFlag != 0 && word & ~flagBits == 0)
+    }
+
     /// Takes the role without the mutex when it is free and nothing needs attention. Only for
     /// dispatchers made with `sendsWithoutLock`.
     @inlinable
     func tryTakeRoleFast() -> Bool {
-        flags.compareExchange(
-            expected: 0, desired: currentThreadToken() | Self.emittingFlag, ordering: .acquiring
-        ).exchanged
+        guard flags.compareExchange(expected: 0, desired: Self.emittingFlag, ordering: .acquiring).exchanged else {
+            return false
+        }
+        flags.store(currentThreadToken() | Self.emittingFlag, ordering: .relaxed)
+        return true
     }
 
     /// Gives the role back, first running every queued job.
@@ -323,12 +333,20 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// Gives `value` to every subscriber in the published list; the caller holds the role.
     @inlinable @inline(__always)
     func deliver(_ value: Output) {
-        if let base = publishedBase {
-            for index in 0..<publishedCount {
-                base[index]._withUnsafeGuaranteedRef { $0.emit(value) }
-            }
-        }
+        deliverToPublished(value)
         afterDelivering(value)
+    }
+
+    /// The walk of ``deliver(_:)`` alone, for callers that know there is no `afterValue`.
+    @inlinable @inline(__always)
+    func deliverToPublished(_ value: Output) {
+        guard let base = publishedBase else { return }
+        let count = publishedCount
+        var index = 0
+        while index < count {
+            base[index]._withUnsafeGuaranteedRef { $0.emit(value) }
+            index += 1
+        }
     }
 
     @inlinable @inline(__always)
@@ -340,12 +358,13 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
 
     // MARK: Operations the subjects build on
 
-    /// Sends `value`: without the mutex when the role is free and nothing needs attention (for
-    /// dispatchers made with `sendsWithoutLock`), else through it; dropped after completion.
+    /// Sends `value`: without the mutex when the role is free and nothing needs attention, else
+    /// through it; dropped after completion. Only for dispatchers made with `sendsWithoutLock` and
+    /// without `afterValue` (PassthroughSubject, ObservableObjectPublisher).
     @inlinable
     func send(_ value: Output) {
-        if sendsWithoutLock && tryTakeRoleFast() {
-            deliver(value)
+        if tryTakeRoleFast() {
+            deliverToPublished(value)
             giveBackRole()
             return
         }
@@ -419,19 +438,21 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// Replaces the current value and sends it; ignored after completion. With the role free and
     /// nothing needing attention this costs one compare-and-swap to take the role (and the right
     /// to write) and one to give it back.
+    /// Only for dispatchers without `afterValue`.
     @inlinable
     func sendReplacingCurrent(_ value: Output) {
-        let held = currentThreadToken() | Self.emittingFlag
         if flags.compareExchange(
-            expected: 0, desired: held | Self.writingFlag, ordering: .sequentiallyConsistent
+            expected: 0, desired: Self.emittingFlag | Self.writingFlag, ordering: .sequentiallyConsistent
         ).exchanged {
+            // The token goes in when the writing bit is cleared; the word is frozen until then.
+            let held = currentThreadToken() | Self.emittingFlag
             if completedByEmitter {
                 flags.store(held, ordering: .releasing)
                 giveBackRole()
                 return
             }
             let previous = replaceCurrent(value, restoring: held)
-            deliver(value)
+            deliverToPublished(value)
             giveBackRole()
             // Released when the send is over: its deinit may be anyone's code.
             withExtendedLifetime(previous) {}
@@ -601,11 +622,4 @@ func spinBriefly() {
     #if canImport(Glibc) || canImport(Musl) || canImport(Bionic) || canImport(Darwin)
     sched_yield()
     #endif
-}
-
-/// A number that identifies the calling thread while it runs, never `0`, with the low three bits
-/// clear (free for a subject's flags); see `_tributary_thread_token` in `Sources/CombineShims`.
-@inlinable @inline(__always)
-func currentThreadToken() -> UInt {
-    UInt(_tributary_thread_token())
 }
