@@ -18,10 +18,10 @@ import Darwin
 // thread emits is queued as a job and delivered by the emitter right after what it is doing, in
 // the order the jobs were queued. One sent by the emitter itself, from inside a subscriber, is
 // delivered at once, nested in the delivery in progress, as Apple's subjects do (the emitter's
-// thread is recorded in the role's word for that check). Completion, the end of a subscription handshake
-// and a CurrentValueSubject's first value to a new subscriber follow the same rule, so everything
-// that reaches one subscriber is serialized by the same role, without holding a lock while calling
-// out. A subscriber's handshake (`receive(subscription:)`) runs with the role held by the
+// thread token is kept in the role's word for that check). Completion, the end of a subscription
+// handshake and a CurrentValueSubject's first value to a new subscriber follow the same rule, so
+// everything that reaches one subscriber is serialized by the same role, without holding a lock
+// while calling out. A subscriber's handshake (`receive(subscription:)`) runs with the role held by the
 // subscribing thread when it can, so what the subscriber asks for there arrives at once too.
 //
 // The role is one bit of an atomic word. With a subscriber list that has not changed and no job
@@ -37,13 +37,13 @@ import Darwin
 // to clear), so the sender clears it again with a plain store. Readers of the value announce
 // themselves in `readers` and back off while a writer holds the bit; a writer waits for the
 // readers it finds. Both waits last for one copy of the value, never for user code: the replaced
-// value is released only after the bit is cleared.
+// value is released when its send returns.
 
 /// The subscriber list of one subject, its job queue, and the emitter role.
 ///
-/// `Extra` is the owning subject's own state (a CurrentValueSubject's value, the upstream
-/// subscriptions a subject was given…), kept under the same mutex so that a send updates it and
-/// takes the emitter role in one critical section.
+/// `Extra` is the owning subject's own state (the upstream subscriptions a subject was given, a
+/// `@Published` property's value…), kept under the same mutex so that a send updates it and takes
+/// the emitter role in one critical section.
 @usableFromInline
 final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendable {
     // @unchecked Sendable: `state` is guarded by its mutex; the `published…` fields are written
@@ -111,9 +111,9 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// bits above `flagBits` (a thread that finds its own token here holds the role). A lock-free
     /// taker takes the role first and stores its token right after (the call that reads the token
     /// would otherwise delay the compare-and-swap); the word is frozen until then, like while
-    /// `writingFlag` is set (see ``isFrozen(_:)``); `attentionFlag` (set under the mutex) when the emitter
-    /// must take the mutex before giving the role back: a job is queued, the list changed, or
-    /// subscribers wait to be released. Without an emitter, whoever sets `attentionFlag` settles
+    /// `writingFlag` is set (see ``isFrozen(_:)``). `attentionFlag` (set under the mutex) when the
+    /// emitter must take the mutex before giving the role back: a job is queued, the list changed,
+    /// or subscribers wait to be released. Without an emitter, whoever sets `attentionFlag` settles
     /// it before leaving the mutex, so `0` means "free and up to date".
     @usableFromInline
     let flags = Atomic<UInt>(0)
