@@ -12,7 +12,8 @@
 /// one thread at a time delivers; a value sent from inside a subscriber is delivered at once,
 /// nested, as Apple does, and values sent from other threads meanwhile are queued and delivered
 /// to everyone right after the value in progress. This cannot deadlock. A subscriber gets the
-/// current value inside its first `request(_:)`, as with Apple's subject.
+/// current value inside its first `request(_:)`, as with Apple's subject (unless another thread
+/// is delivering at that moment: then right after its `receive(subscription:)` returns).
 /// ``value`` changes when the value is sent, before it is delivered; the value it replaces is
 /// released when that send returns. Reading ``value`` takes no lock, and neither does a send that
 /// finds nobody delivering: a CurrentValueSubject costs what a ``PassthroughSubject`` costs.
