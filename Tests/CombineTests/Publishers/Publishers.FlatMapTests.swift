@@ -182,22 +182,11 @@ struct FlatMapTests {
 
     @Test func concurrentInnerSendsAreSerialised() {
         let sources = 4, perSource = 10_000
-        let inners = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
         let probe = SerializationCheckingSubscriber<(Int, Int), Never>()
-        (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
-        DispatchQueue.concurrentPerform(iterations: sources) { source in
-            for index in 0..<perSource { inners[source].send((source, index)) }
-            inners[source].send(completion: .finished)
+        TaggedRace.run(sources: sources, perSource: perSource) { inners in
+            (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
         }
-        let values = probe.values
-        #expect(values.count == sources * perSource)
-        var next = [Int](repeating: 0, count: sources)
-        var inOrder = true
-        for (source, index) in values {
-            if next[source] != index { inOrder = false }
-            next[source] = index + 1
-        }
-        #expect(inOrder)
+        #expect(TaggedRace.countsIfInOrder(probe.values, sources: sources) == Array(repeating: perSource, count: sources))
         #expect(probe.overlaps == 0)
         #expect(probe.completions.count == 1)
         #expect(probe.eventsAfterCompletion == 0)
@@ -391,24 +380,13 @@ struct FlatMapTests {
     @Test(arguments: [Subscribers.Demand.unlimited, .max(1)])
     func concurrentInnersFinishing(initialDemand: Subscribers.Demand) {
         let sources = 4, perSource = 5_000
-        let inners = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
         let demandAfterValue: Subscribers.Demand = initialDemand == .unlimited ? .none : .max(1)
         let probe = SerializationCheckingSubscriber<(Int, Int), Never>(
             initialDemand: initialDemand, demandAfterValue: demandAfterValue)
-        (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
-        DispatchQueue.concurrentPerform(iterations: sources) { source in
-            for index in 0..<perSource { inners[source].send((source, index)) }
-            inners[source].send(completion: .finished)
+        TaggedRace.run(sources: sources, perSource: perSource) { inners in
+            (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
         }
-        let values = probe.values
-        #expect(values.count == sources * perSource)
-        var next = [Int](repeating: 0, count: sources)
-        var inOrder = true
-        for (source, index) in values {
-            if next[source] != index { inOrder = false }
-            next[source] = index + 1
-        }
-        #expect(inOrder)
+        #expect(TaggedRace.countsIfInOrder(probe.values, sources: sources) == Array(repeating: perSource, count: sources))
         #expect(probe.overlaps == 0)
         #expect(probe.completions.count == 1)
         #expect(probe.eventsAfterCompletion == 0)

@@ -209,24 +209,12 @@ struct MergeTests {
     @Test(arguments: [Subscribers.Demand.unlimited, .max(1)])
     func concurrentSendsAreSerialisedWithoutLossOrReordering(demand: Subscribers.Demand) {
         let sources = 4, perSource = 10_000
-        let ups = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
         let probe = SerializationCheckingSubscriber<(Int, Int), Never>(
             initialDemand: demand, demandAfterValue: demand == .unlimited ? .none : .max(1))
-        Publishers.MergeMany(ups).subscribe(probe)
-        DispatchQueue.concurrentPerform(iterations: sources) { source in
-            for index in 0..<perSource { ups[source].send((source, index)) }
-            ups[source].send(completion: .finished)
+        TaggedRace.run(sources: sources, perSource: perSource) { ups in
+            Publishers.MergeMany(ups).subscribe(probe)
         }
-        let values = probe.values
-        #expect(values.count == sources * perSource)
-        var next = [Int](repeating: 0, count: sources)
-        var inOrder = true
-        for (source, index) in values {
-            if next[source] != index { inOrder = false }
-            next[source] = index + 1
-        }
-        #expect(inOrder)
-        #expect(next == [Int](repeating: perSource, count: sources))
+        #expect(TaggedRace.countsIfInOrder(probe.values, sources: sources) == Array(repeating: perSource, count: sources))
         #expect(probe.overlaps == 0)
         #expect(probe.completions.count == 1)
         #expect(probe.eventsAfterCompletion == 0)
