@@ -1,5 +1,5 @@
 /// The downstream half shared by the operators that gather events from several upstreams
-/// (merge, combineLatest, zip, flatMap, switchToLatest): it serialises delivery to one subscriber.
+/// (merge, combineLatest, zip, switchToLatest): it serialises delivery to one subscriber.
 ///
 /// Upstreams may call in concurrently, but a subscriber must see one call at a time and no lock
 /// may be held while calling it. So events go into `queue`; whichever thread finds nobody
@@ -11,7 +11,7 @@
 /// This is a pure value: every method runs under the owner's lock and returns the next step; the
 /// owner performs the step after unlocking and comes back with ``delivered(additional:)``.
 @usableFromInline
-struct FanInGate<Downstream: Subscriber> {
+struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     @usableFromInline
     typealias Input = Downstream.Input
 
@@ -105,20 +105,6 @@ struct FanInGate<Downstream: Subscriber> {
         demand += more
     }
 
-    /// Decides a normal finish, delivered after the queued values.
-    @inlinable
-    mutating func finish() {
-        guard isOpen else { return }
-        pendingCompletion = .finished
-    }
-
-    /// Decides a failure: queued values are dropped and the failure goes out next.
-    @inlinable
-    mutating func fail(_ error: Downstream.Failure) {
-        guard isOpen else { return }
-        queue.removeAll()
-        pendingCompletion = .failure(error)
-    }
 
     /// Cancels: drops the subscriber and everything queued.
     @inlinable
@@ -191,5 +177,33 @@ extension FanInGate {
                 return
             }
         }
+    }
+}
+
+/// The completion rules fan-in states share (``FanInGate``, flatMap's state machine): a value
+/// queue, and a completion decided once and delivered after the queue drains.
+@usableFromInline
+protocol FanInCompletionDeciding {
+    associatedtype Downstream: Subscriber
+    /// Whether a completion may still be decided (not cancelled, none decided yet).
+    var isOpen: Bool { get }
+    var queue: FanInQueue<Downstream.Input> { get set }
+    var pendingCompletion: Subscribers.Completion<Downstream.Failure>? { get set }
+}
+
+extension FanInCompletionDeciding {
+    /// Decides a normal finish, delivered after the queued values.
+    @inlinable
+    mutating func finish() {
+        guard isOpen else { return }
+        pendingCompletion = .finished
+    }
+
+    /// Decides a failure: queued values are dropped and the failure goes out next.
+    @inlinable
+    mutating func fail(_ error: Downstream.Failure) {
+        guard isOpen else { return }
+        queue.removeAll()
+        pendingCompletion = .failure(error)
     }
 }

@@ -123,7 +123,7 @@ struct FlatMapInnerSlot {
 ///   that is not emitting to start (``hasWork``), and whether values may skip it altogether
 ///   (``fastEligible``).
 @usableFromInline
-struct FlatMapStateMachine<Downstream: Subscriber> {
+struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding {
     @usableFromInline
     typealias Input = Downstream.Input
 
@@ -267,20 +267,6 @@ struct FlatMapStateMachine<Downstream: Subscriber> {
         return true
     }
 
-    /// Decides a normal finish, delivered after the queued values.
-    @inlinable
-    mutating func finish() {
-        guard isOpen else { return }
-        pendingCompletion = .finished
-    }
-
-    /// Decides a failure: queued values are dropped and the failure goes out next.
-    @inlinable
-    mutating func fail(_ error: Downstream.Failure) {
-        guard isOpen else { return }
-        queue.removeAll()
-        pendingCompletion = .failure(error)
-    }
 
     // MARK: Upstream (the publisher of values to transform)
 
