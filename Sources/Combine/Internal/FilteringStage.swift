@@ -119,11 +119,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func receive(subscription: any Subscription) {
-        let accepted: Bool = state.withLock { state in
-            guard case .awaitingSubscription = state.status else { return false }
-            state.status = .subscribed(subscription)
-            return true
-        }
+        let accepted: Bool = state.withLock { $0.status.accept(subscription) }
         guard accepted else {
             subscription.cancel()
             return

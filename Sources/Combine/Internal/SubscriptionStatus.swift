@@ -23,6 +23,16 @@ enum SubscriptionStatus {
         return false
     }
 
+    /// Keeps `subscription` if none has arrived yet and returns `true`; otherwise (a second
+    /// subscription, or the stage is already done) returns `false`, and the caller cancels it after
+    /// leaving the lock.
+    @inlinable
+    mutating func accept(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = self else { return false }
+        self = .subscribed(subscription)
+        return true
+    }
+
     /// Moves to `.terminal` and returns the subscription that was held, so the caller can cancel
     /// it after leaving the lock.
     @inlinable

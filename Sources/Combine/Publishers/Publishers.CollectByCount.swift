@@ -102,11 +102,7 @@ extension Publishers.CollectByCount {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted: Bool = status.withLock { status in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted: Bool = status.withLock { $0.accept(subscription) }
             guard accepted else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }

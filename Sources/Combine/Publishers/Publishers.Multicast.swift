@@ -108,11 +108,7 @@ extension Publishers.Multicast {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted = status.withLock { status -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted = status.withLock { $0.accept(subscription) }
             guard accepted else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }

@@ -269,11 +269,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = upstream.withLock { status -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
+            let accepted = upstream.withLock { $0.accept(subscription) }
             guard accepted else {
                 subscription.cancel()
                 return

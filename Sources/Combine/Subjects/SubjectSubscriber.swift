@@ -36,11 +36,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = upstream.withLock { status -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
+        let accepted = upstream.withLock { $0.accept(subscription) }
         guard accepted else {
             subscription.cancel()
             return

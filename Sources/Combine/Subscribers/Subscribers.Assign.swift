@@ -45,11 +45,7 @@ extension Subscribers {
         /// Keeps the first subscription and asks it for unlimited values; cancels any later one.
         @inlinable
         public func receive(subscription: any Subscription) {
-            let accepted = state.withLock { state -> Bool in
-                guard case .awaitingSubscription = state.status else { return false }
-                state.status = .subscribed(subscription)
-                return true
-            }
+            let accepted = state.withLock { $0.status.accept(subscription) }
             if accepted {
                 subscription.request(.unlimited)
             } else {
