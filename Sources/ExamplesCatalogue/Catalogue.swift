@@ -20,6 +20,7 @@ public enum Catalogue {
 
     static var groups: [[Example]] {
         [
+            usingCombinePatterns,
             usingCombine,
             debuggingAndResources,
             errorHandling,
@@ -29,11 +30,19 @@ public enum Catalogue {
         ]
     }
 
-    /// The books' order: Using Combine ([000]/[001]), Kodeco part 3 ([002]), Kodeco part 4
-    /// ([003]), Mastering iOS 14 ([004]).
-    static let bookOrder: [String] = [
-        // Using Combine
+    /// The books' order: *Using Combine* (its patterns, then its reference), Kodeco's *Combine:
+    /// Asynchronous Programming with Swift* (part 3, then part 4), *Mastering iOS 14* ch. 13.
+    static var bookOrder: [String] {
+        usingCombinePatternsOrder + usingCombineReferenceOrder + kodecoAndMasteringOrder
+    }
+
+    /// *Using Combine*'s reference section, in the book's order.
+    static let usingCombineReferenceOrder: [String] = [
         "scan", "catch", "switch-to-latest",
+    ]
+
+    /// Kodeco part 3 and part 4, then *Mastering iOS 14*, in the books' order.
+    static let kodecoAndMasteringOrder: [String] = [
         // Kodeco part 3: debugging, resource management
         "print", "print-time-logger", "share", "multicast", "future",
         // Kodeco part 4: error handling

@@ -3,7 +3,13 @@
 /// depends on the playground (memory addresses, a different input), the entry follows what the
 /// code shown really prints and says so.
 enum ExpectedOutput {
+    /// Every part's expected outputs together (a slug appears in one part only).
     static let bySlug: [String: String] = [
+        catalogue, usingCombinePatterns,
+    ].reduce(into: [:]) { all, part in all.merge(part) { first, _ in first } }
+
+    /// Kodeco, Mastering iOS 14 and the first *Using Combine* reference entries.
+    static let catalogue: [String: String] = [
         // source-003 §1.2
         "never-sink": """
             ——— Example of: Never sink ———
