@@ -20,18 +20,13 @@ let combineTarget: Target = .target(
     path: "Sources/AppleShim"
 )
 let combineDependency: Target.Dependency = "TributaryAppleShim"
-let combineShimsTargets: [Target] = []
 #else
 let combineTarget: Target = .target(
     name: "Combine",
-    dependencies: ["_CombineShims"],
+    dependencies: ["TributaryLocks"],
     path: "Sources/Combine",
-    // `@_extern(c)` declares the shims' functions without importing their C module.
-    swiftSettings: strict + [.enableExperimentalFeature("Extern")]
+    swiftSettings: strict
 )
-/// C helpers the Combine module links (a cheap thread identity); it does not import them, see
-/// `Sources/Combine/Internal/ThreadToken.swift`.
-let combineShimsTargets: [Target] = [.target(name: "_CombineShims", path: "Sources/CombineShims")]
 let combineDependency: Target.Dependency = "Combine"
 #endif
 
@@ -49,18 +44,21 @@ let package = Package(
         // Test-only: a real HTTP server on 127.0.0.1 (URLSession.dataTaskPublisher and news tests).
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
-    targets: combineShimsTargets + [
+    targets: [
+        // The package's one lock type, shared by `Combine` and by the modules that build on Apple's
+        // Combine on Apple platforms (so it cannot live inside our `Combine` module).
+        .target(name: "TributaryLocks", swiftSettings: strict),
         combineTarget,
         // Our additions on top of whichever `Combine` is imported (Apple's public API only).
         .target(
             name: "Tributary",
-            dependencies: [combineDependency],
+            dependencies: [combineDependency, "TributaryLocks"],
             swiftSettings: strict
         ),
         // Virtual-time scheduler, recording subscriber and marble diagrams for testing Combine code.
         .target(
             name: "CombineTesting",
-            dependencies: [combineDependency, "Tributary"],
+            dependencies: [combineDependency, "Tributary", "TributaryLocks"],
             swiftSettings: strict
         ),
         // XCTest assertions over CombineTesting; separate so Swift Testing users never link XCTest.

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Future where Failure == Never {
     /// The future's value, awaited.
     ///

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 #if canImport(Foundation)
 import Foundation
 

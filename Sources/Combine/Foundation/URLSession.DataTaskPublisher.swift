@@ -1,5 +1,7 @@
 #if canImport(FoundationNetworking) || canImport(Darwin)
 import Foundation
+import TributaryLocks
+
 #if canImport(FoundationNetworking)
 // On Linux `URLSession`, `URLRequest` and `URLResponse` live in FoundationNetworking; code that
 // uses `dataTaskPublisher` there needs `import FoundationNetworking` next to `import Foundation`.

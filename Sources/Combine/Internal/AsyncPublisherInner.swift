@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: it turns each call of
 /// the iterator's `next()` into a demand of exactly one value, and hands the value (or the
 /// completion) to the suspended task.

@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 // The machinery behind the operators that sit between their upstream and downstream and look at
 // each value on its way through, but (unlike `map`) wrap the upstream subscription because they

@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 // The machinery behind every operator that folds its whole upstream into at most one value:
 // collect, count, first, last, contains, allSatisfy, reduce, min/max, ignoreOutput and their

@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 /// The subscription a subject gives each subscriber (``PassthroughSubject``,
 /// ``CurrentValueSubject``, ``ObservableObjectPublisher`` and `@Published` all use it).

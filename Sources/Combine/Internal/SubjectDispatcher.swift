@@ -1,5 +1,7 @@
 import Synchronization
 
+import TributaryLocks
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

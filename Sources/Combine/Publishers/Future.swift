@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// A publisher that eventually produces one value and finishes, or fails.
 ///
 /// The closure passed to ``init(_:)`` runs at once, exactly once, when the future is created, not

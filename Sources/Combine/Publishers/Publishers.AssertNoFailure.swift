@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that republishes its upstream's values and completion, and stops the process
     /// with a fatal error if the upstream fails.

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that connects its connectable upstream when the first subscriber attaches,
     /// and disconnects it when the last one cancels.

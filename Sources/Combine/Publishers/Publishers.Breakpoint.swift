@@ -1,3 +1,5 @@
+import TributaryLocks
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that, when its upstream fails, switches to the publisher a handler makes
     /// from the error.

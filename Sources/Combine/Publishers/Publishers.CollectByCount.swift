@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 extension Publishers {
     /// The publisher `collect(_:)` returns: values are gathered into arrays of `count` elements,

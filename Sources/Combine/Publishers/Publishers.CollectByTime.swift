@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// How `collect(_:options:)` decides when to publish the values it has gathered.
     public enum TimeGroupingStrategy<Context: Scheduler> {

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// The publisher `append` and `prepend` return: every value of `prefix`, then, once `prefix`
     /// has finished, every value of `suffix`. The suffix is only subscribed to after the prefix

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that waits for a pause: it publishes a value only once `dueTime` has passed
     /// without a newer value.

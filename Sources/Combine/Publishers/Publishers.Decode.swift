@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that decodes each value of its upstream (for example `Data`) into `Output`
     /// with a top-level decoder (such as `JSONDecoder`), failing with the decoder's error if

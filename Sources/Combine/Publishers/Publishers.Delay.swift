@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that shifts every value and the completion later by a fixed interval, delivering
     /// them on a scheduler.

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// The publisher `drop(untilOutputFrom:)` returns: upstream values are swallowed until `other`
     /// publishes its first value; from then on they all pass. If `other` completes before

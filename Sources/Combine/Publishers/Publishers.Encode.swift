@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that encodes each value of its upstream with a top-level encoder (such as
     /// `JSONEncoder`), failing with the encoder's error if one value cannot be encoded.

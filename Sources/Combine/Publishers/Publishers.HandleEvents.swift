@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that runs side-effect closures when events pass through it, without changing
     /// the events.

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that replaces each value with the time elapsed since the previous one (or, for
     /// the first value, since the subscription), measured by a scheduler's clock.

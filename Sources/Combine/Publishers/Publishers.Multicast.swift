@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A connectable publisher that sends each event of its upstream, once, through a subject to
     /// all its subscribers.

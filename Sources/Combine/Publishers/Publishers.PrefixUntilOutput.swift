@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// The publisher `prefix(untilOutputFrom:)` returns: upstream values pass until `other`
     /// publishes its first value; then the upstream is cancelled and the stream finishes. If

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that logs every event passing through it, for debugging a pipeline.
     ///

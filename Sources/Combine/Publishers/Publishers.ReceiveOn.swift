@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 extension Publishers {
     /// A publisher that delivers its upstream's values and completion on a given scheduler.

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that turns a failure of its upstream into one fallback value followed by a
     /// normal completion.

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that subscribes to its upstream again when it fails, up to a number of times.
     ///

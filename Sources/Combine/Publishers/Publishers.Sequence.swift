@@ -1,16 +1,5 @@
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(WASILibc)
-import WASILibc
-#endif
+import TributaryLocks
 
 extension Publishers {
     /// A publisher that emits the elements of a sequence, as fast as the subscriber asks for them,
@@ -65,7 +54,7 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 @usableFromInline
 struct SequenceSubscriptionHeader {
     /// Where the mutex lives, in the tail bytes.
-    @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutex>
+    @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutexStorage>
     /// Where the body lives, in the tail bytes.
     @usableFromInline let body: UnsafeMutableRawPointer
     /// Where the emitting thread's part of the body lives (a separate region, so that accesses
@@ -75,14 +64,17 @@ struct SequenceSubscriptionHeader {
     @usableFromInline let finished: UnsafeMutableRawPointer
     @usableFromInline let request: (AnyObject, Subscribers.Demand) -> Void
     @usableFromInline let cancel: (AnyObject) -> Void
-    @usableFromInline let destroyBody: (UnsafeMutableRawPointer) -> Void
+    /// Deinitialises the body and the emitter's part (given their addresses, so the layout is
+    /// computed in one place, ``Publishers/Sequence/Inner/make(sequence:iterator:first:downstream:)``).
+    @usableFromInline let destroyBody: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
 
     @inlinable
     init(
-        mutex: UnsafeMutablePointer<PlatformMutex>, body: UnsafeMutableRawPointer, emitter: UnsafeMutableRawPointer,
+        mutex: UnsafeMutablePointer<PlatformMutexStorage>, body: UnsafeMutableRawPointer, emitter: UnsafeMutableRawPointer,
         finished: UnsafeMutableRawPointer,
         request: @escaping (AnyObject, Subscribers.Demand) -> Void,
-        cancel: @escaping (AnyObject) -> Void, destroyBody: @escaping (UnsafeMutableRawPointer) -> Void
+        cancel: @escaping (AnyObject) -> Void,
+        destroyBody: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
     ) {
         self.mutex = mutex
         self.body = body
@@ -157,24 +149,23 @@ extension Publishers.Sequence {
         ) -> Inner {
             // Room for the mutex, then the body, each at its alignment, then the flag.
             let capacity =
-                MemoryLayout<PlatformMutex>.alignment + MemoryLayout<PlatformMutex>.size
+                MemoryLayout<PlatformMutexStorage>.alignment + MemoryLayout<PlatformMutexStorage>.size
                 + MemoryLayout<Body>.alignment + MemoryLayout<Body>.size
                 + MemoryLayout<EmitterState>.alignment + MemoryLayout<EmitterState>.size
                 + MemoryLayout<Atomic<Bool>>.size
             let buffer = create(minimumCapacity: capacity) { buffer in
                 let mutex = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
-                    .alignedUp(for: PlatformMutex.self)
-                let body = (mutex + MemoryLayout<PlatformMutex>.size).alignedUp(for: Body.self)
+                    .alignedUp(for: PlatformMutexStorage.self)
+                let body = (mutex + MemoryLayout<PlatformMutexStorage>.size).alignedUp(for: Body.self)
                 let emitter = (body + MemoryLayout<Body>.size).alignedUp(for: EmitterState.self)
                 return SequenceSubscriptionHeader(
-                    mutex: mutex.bindMemory(to: PlatformMutex.self, capacity: 1),
+                    mutex: mutex.bindMemory(to: PlatformMutexStorage.self, capacity: 1),
                     body: body, emitter: emitter, finished: emitter + MemoryLayout<EmitterState>.size,
                     request: { unsafeDowncast($0, to: Inner.self).specializedRequest($1) },
                     cancel: { unsafeDowncast($0, to: Inner.self).specializedCancel() },
-                    destroyBody: { body in
+                    destroyBody: { body, emitter in
                         body.assumingMemoryBound(to: Body.self).deinitialize(count: 1)
-                        (body + MemoryLayout<Body>.size).alignedUp(for: EmitterState.self)
-                            .assumingMemoryBound(to: EmitterState.self).deinitialize(count: 1)
+                        emitter.assumingMemoryBound(to: EmitterState.self).deinitialize(count: 1)
                     })
             }
             // `create` is declared on `ManagedBuffer`; the dynamic type is this subclass.
@@ -185,9 +176,7 @@ extension Publishers.Sequence {
                 header.pointee.emitter.bindMemory(to: EmitterState.self, capacity: 1).initialize(
                     to: EmitterState(iterator: iterator, next: first))
                 header.pointee.finished.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
-                header.pointee.mutex.initialize(to: PlatformMutex())
-                let status = pthread_mutex_init(header.pointee.mutex, nil)
-                if status != 0 { fatalError("Tributary: pthread_mutex_init failed with \(status)") }
+                PlatformMutex.initialize(header.pointee.mutex)
             }
             return inner
         }
@@ -195,8 +184,8 @@ extension Publishers.Sequence {
         @inlinable
         deinit {
             withUnsafeMutablePointerToHeader { header in
-                header.pointee.destroyBody(header.pointee.body)
-                _ = pthread_mutex_destroy(header.pointee.mutex)
+                header.pointee.destroyBody(header.pointee.body, header.pointee.emitter)
+                PlatformMutex.destroy(header.pointee.mutex)
             }
         }
 
@@ -218,12 +207,12 @@ extension Publishers.Sequence {
 
         @inlinable
         func lock() {
-            _ = pthread_mutex_lock(withUnsafeMutablePointerToHeader { $0.pointee.mutex })
+            PlatformMutex.lock(withUnsafeMutablePointerToHeader { $0.pointee.mutex })
         }
 
         @inlinable
         func unlock() {
-            _ = pthread_mutex_unlock(withUnsafeMutablePointerToHeader { $0.pointee.mutex })
+            PlatformMutex.unlock(withUnsafeMutablePointerToHeader { $0.pointee.mutex })
         }
 
         @inlinable
@@ -305,8 +294,8 @@ extension Publishers.Sequence {
                         return
                     }
                 }
-                // Unused demand (possible only when cancelled) is dropped; extra demand returned
-                // by the subscriber goes back into the state for the next batch.
+                // The demand the subscriber returned, and any demand left unused (only when the
+                // loop stopped for a cancel), go back into the state; the next batch starts from it.
                 lock()
                 body.pointee.demand += extra
                 if remaining > 0, remaining != .unlimited { body.pointee.demand += remaining }

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that performs the work of subscribing to its upstream — `receive(subscriber:)`,
     /// and later every `request` and `cancel` — on a given scheduler.

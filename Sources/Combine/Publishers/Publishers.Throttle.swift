@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that lets at most one value through per `interval`: the first or the latest one
     /// received during the interval.

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that ends the stream when its upstream stays silent for longer than `interval`.
     ///

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// A publisher that, when its upstream fails, switches to the publisher a throwing handler
     /// makes from the error; if the handler throws, the pipeline fails with that error.

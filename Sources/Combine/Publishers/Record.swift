@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// A publisher that replays a fixed, recorded list of values and a completion to each subscriber.
 ///
 /// Build it from arrays (``init(output:completion:)``), by recording step by step

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// A subject that holds a current value and gives it to each new subscriber, then republishes
 /// every later value.
 ///

@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 /// A subject that republishes the values sent into it to its current subscribers, keeping no
 /// value of its own.

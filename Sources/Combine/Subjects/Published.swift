@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// A property wrapper that makes a class property observable: `$property` is a publisher of its
 /// values.
 ///

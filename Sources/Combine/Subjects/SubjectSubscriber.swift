@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 /// The subscriber that connects a publisher to a subject (``Publisher/subscribe(_:)-3fk20`` and
 /// `AnySubscriber(subject)`).

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Subscribers {
     /// A subscriber that writes every value into a property of an object, through a key path.
     ///

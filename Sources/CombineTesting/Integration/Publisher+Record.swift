@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TributaryLocks
 
 /// What a publisher sent to `Publisher.record()` or
 /// `Publisher.record(timeout:)`: its values and, if it got that far, its completion.
@@ -68,7 +69,7 @@ extension PublisherRecordTimeout: Sendable where Output: Sendable, Failure: Send
 
 /// Collects values and completion under a lock, for both forms of `record`.
 private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = LockedState()
     private var output = PublisherOutput<Output, Failure>(values: [], completion: nil)
     private var subscription: (any Subscription)?
     private var cancelled = false
@@ -78,10 +79,10 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
         self.onCompletion = onCompletion
     }
 
-    var snapshot: PublisherOutput<Output, Failure> { lock.guarded { output } }
+    var snapshot: PublisherOutput<Output, Failure> { lock.withLock { output } }
 
     func receive(subscription: any Subscription) {
-        let keep = lock.guarded {
+        let keep = lock.withLock {
             if cancelled { return false }
             self.subscription = subscription
             return true
@@ -90,7 +91,7 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-        lock.guarded {
+        lock.withLock {
             if output.completion == nil { output.values.append(input) }
         }
         return .none
@@ -98,7 +99,7 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let (result, callback): (PublisherOutput<Output, Failure>, ((PublisherOutput<Output, Failure>) -> Void)?) =
-            lock.guarded {
+            lock.withLock {
                 if output.completion == nil { output.completion = completion }
                 subscription = nil
                 defer { onCompletion = nil }
@@ -108,7 +109,7 @@ private final class OutputCollector<Output, Failure: Error>: Subscriber, @unchec
     }
 
     func cancel() {
-        let subscription: (any Subscription)? = lock.guarded {
+        let subscription: (any Subscription)? = lock.withLock {
             cancelled = true
             onCompletion = nil
             defer { self.subscription = nil }
@@ -178,14 +179,14 @@ extension Publisher {
 /// first; a result that arrives before the continuation is installed is kept until it is.
 /// Resolving also cancels the timeout task.
 private final class ResumeOnce<Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = LockedState()
     private var continuation: CheckedContinuation<Value, any Error>?
     private var early: Result<Value, any Error>?
     private var done = false
     private var timer: Task<Void, Never>?
 
     func setTimer(_ task: Task<Void, Never>) {
-        let alreadyDone: Bool = lock.guarded {
+        let alreadyDone: Bool = lock.withLock {
             if done { return true }
             timer = task
             return false
@@ -194,7 +195,7 @@ private final class ResumeOnce<Value>: @unchecked Sendable {
     }
 
     func set(_ continuation: CheckedContinuation<Value, any Error>) {
-        let early: Result<Value, any Error>? = lock.guarded {
+        let early: Result<Value, any Error>? = lock.withLock {
             if let early = self.early {
                 self.early = nil
                 return early
@@ -211,7 +212,7 @@ private final class ResumeOnce<Value>: @unchecked Sendable {
     }
 
     func resume(with result: Result<Value, any Error>) {
-        let (continuation, timer): (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) = lock.guarded {
+        let (continuation, timer): (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) = lock.withLock {
             if done { return (nil, nil) }
             done = true
             let timer = self.timer

@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TributaryLocks
 
 /// A publisher that plays a marble diagram on a ``TestScheduler``'s clock.
 ///
@@ -55,7 +56,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     private let script: MarbleScript<Output, Failure>
     private let frameDuration: TestScheduler.SchedulerTimeType.Stride
 
-    private let lock = NSLock()
+    private let lock = LockedState()
     private var links: [Link] = []
     private var hotCompletion: Subscribers.Completion<Failure>?
     private var _calls: [Recorded<Call>] = []
@@ -85,7 +86,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     }
 
     /// Every `subscribe`, `request` and `cancel` received, with its virtual time, in order.
-    public var calls: [Recorded<Call>] { lock.guarded { _calls } }
+    public var calls: [Recorded<Call>] { lock.withLock { _calls } }
 
     /// The number of subscriptions received so far.
     public var subscriptionCount: Int { calls.count { $0.element == .subscribe } }
@@ -100,7 +101,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
             receiveCompletion: { subscriber.receive(completion: $0) }
         )
         let now = scheduler.now
-        let alreadyCompleted: Subscribers.Completion<Failure>? = lock.guarded {
+        let alreadyCompleted: Subscribers.Completion<Failure>? = lock.withLock {
             _calls.append(Recorded(time: now, .subscribe))
             if temperature == .hot, let hotCompletion { return hotCompletion }
             links.append(link)
@@ -119,7 +120,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     }
 
     private func broadcast(_ event: RecordedEvent<Output, Failure>) {
-        let targets: [Link] = lock.guarded {
+        let targets: [Link] = lock.withLock {
             let targets = links
             if case .completion(let completion) = event {
                 hotCompletion = completion
@@ -132,7 +133,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
 
     private func log(_ call: Call, from link: Link) {
         let now = scheduler.now
-        lock.guarded {
+        lock.withLock {
             _calls.append(Recorded(time: now, call))
             if call == .cancel { links.removeAll { $0 === link } }
         }
@@ -143,7 +144,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     /// subscriber). Deliveries are serialised with a `delivering` flag so a `request` from
     /// another thread never overlaps a delivery; nothing is called under the lock.
     private final class Link: Subscription, CustomStringConvertible, @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = LockedState()
         private weak var publisher: TestPublisher?
         private let dropsWithoutDemand: Bool
         private var receiveValue: ((Output) -> Subscribers.Demand)?
@@ -169,7 +170,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
         var description: String { "TestPublisher" }
 
         func offer(_ event: RecordedEvent<Output, Failure>) {
-            let accepted: Bool = lock.guarded {
+            let accepted: Bool = lock.withLock {
                 if finishedOffering || receiveCompletion == nil { return false }
                 switch event {
                 case .subscription:
@@ -194,12 +195,12 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
         func request(_ demand: Subscribers.Demand) {
             precondition(demand > .none, "TestPublisher: request(_:) with zero demand violates Combine's contract")
             publisher?.log(.request(demand), from: self)
-            lock.guarded { self.demand += demand }
+            lock.withLock { self.demand += demand }
             drain()
         }
 
         func cancel() {
-            let wasActive: Bool = lock.guarded {
+            let wasActive: Bool = lock.withLock {
                 let wasActive = receiveCompletion != nil
                 receiveValue = nil
                 receiveCompletion = nil
@@ -216,7 +217,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
 
         private func drain() {
             while true {
-                let step: Step? = lock.guarded {
+                let step: Step? = lock.withLock {
                     guard !delivering, let first = pending.first, let receiveCompletion, let receiveValue else {
                         return nil
                     }
@@ -244,13 +245,13 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
                 switch step {
                 case .value(let value, let receive):
                     let more = receive(value)
-                    lock.guarded {
+                    lock.withLock {
                         delivering = false
                         if more > .none { demand += more }
                     }
                 case .completion(let completion, let receive):
                     receive(completion)
-                    lock.guarded { delivering = false }
+                    lock.withLock { delivering = false }
                     publisher?.linkFinished(self)
                     return
                 }
@@ -259,7 +260,7 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     }
 
     private func linkFinished(_ link: Link) {
-        lock.guarded { links.removeAll { $0 === link } }
+        lock.withLock { links.removeAll { $0 === link } }
     }
 }
 

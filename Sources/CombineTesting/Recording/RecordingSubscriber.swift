@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TributaryLocks
 
 /// A subscriber that writes down everything it receives, with the virtual time it happened, and
 /// lets the test decide how much it asks for and when.
@@ -37,7 +38,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public let scheduler: TestScheduler
     private let initialDemand: Subscribers.Demand
     private let demandPerValue: Subscribers.Demand
-    private let lock = NSLock()
+    private let lock = LockedState()
     private var state = State()
 
     /// The virtual time at which the recorder was made; marble diagrams are drawn from here.
@@ -67,7 +68,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func receive(subscription: any Subscription) {
         let now = scheduler.now
         let demand = initialDemand
-        lock.guarded {
+        lock.withLock {
             state.events.append(Recorded(time: now, .subscription))
             state.subscription = subscription
             if demand > .none { state.demands.append(Recorded(time: now, demand)) }
@@ -79,7 +80,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
         let demand = demandPerValue
-        lock.guarded {
+        lock.withLock {
             state.events.append(Recorded(time: now, .value(input)))
             if demand > .none { state.demands.append(Recorded(time: now, demand)) }
         }
@@ -89,7 +90,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// Records the completion and lets go of the subscription.
     public func receive(completion: Subscribers.Completion<Failure>) {
         let now = scheduler.now
-        lock.guarded {
+        lock.withLock {
             state.events.append(Recorded(time: now, .completion(completion)))
             state.subscription = nil
         }
@@ -104,7 +105,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public func request(_ demand: Subscribers.Demand) {
         precondition(demand > .none, "RecordingSubscriber.request(_:): demand must not be .none")
         let now = scheduler.now
-        let subscription: (any Subscription)? = lock.guarded {
+        let subscription: (any Subscription)? = lock.withLock {
             guard let subscription = state.subscription else { return nil }
             state.demands.append(Recorded(time: now, demand))
             return subscription
@@ -121,7 +122,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     /// Cancels the subscription (once) and lets go of it. Later events, if a misbehaving upstream
     /// still sends them, are recorded anyway.
     public func cancel() {
-        let subscription: (any Subscription)? = lock.guarded {
+        let subscription: (any Subscription)? = lock.withLock {
             state.isCancelled = true
             defer { state.subscription = nil }
             return state.subscription
@@ -137,7 +138,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     // MARK: What was recorded
 
     /// Every event with the virtual time it arrived, in arrival order.
-    public var timedEvents: [Recorded<RecordedEvent<Input, Failure>>] { lock.guarded { state.events } }
+    public var timedEvents: [Recorded<RecordedEvent<Input, Failure>>] { lock.withLock { state.events } }
 
     /// Every event in arrival order, without times.
     public var events: [RecordedEvent<Input, Failure>] { timedEvents.map(\.element) }
@@ -159,10 +160,10 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
     public var isSubscribed: Bool { timedEvents.contains { if case .subscription = $0.element { true } else { false } } }
 
     /// Whether ``cancel()`` has been called.
-    public var isCancelled: Bool { lock.guarded { state.isCancelled } }
+    public var isCancelled: Bool { lock.withLock { state.isCancelled } }
 
     /// Every demand this subscriber asked for, with when it asked.
-    public var demands: [Recorded<Subscribers.Demand>] { lock.guarded { state.demands } }
+    public var demands: [Recorded<Subscribers.Demand>] { lock.withLock { state.demands } }
 
     /// The sum of all demand asked for so far.
     public var totalDemand: Subscribers.Demand {
@@ -171,7 +172,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
     /// A snapshot of the record as an `Equatable`-friendly value.
     public var recording: Recording<Input, Failure> {
-        lock.guarded { Recording(startTime: startTime, events: state.events, demands: state.demands) }
+        lock.withLock { Recording(startTime: startTime, events: state.events, demands: state.demands) }
     }
 
     /// The recorded events, one per line with their times, for failure messages and debugging.

@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TributaryLocks
 
 /// The clock and work queue shared by ``TestScheduler`` and ``VirtualTimeScheduler``.
 ///
@@ -19,7 +20,7 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
         let action: () -> Void
     }
 
-    private let lock = NSLock()
+    private let lock = LockedState()
     private var _now: Time
     private var entries: [Entry] = []
     private var nextID: UInt64 = 0
@@ -62,7 +63,7 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
     func cancel(_ id: UInt64) {
         // The entry's closure is released after unlocking: it may hold objects whose `deinit`
         // calls back into this queue.
-        let removed: [Entry] = lock.guarded {
+        let removed: [Entry] = lock.withLock {
             guard let index = entries.firstIndex(where: { $0.id == id }) else { return [] }
             return [entries.remove(at: index)]
         }
@@ -70,7 +71,7 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
     }
 
     func cancelAll() {
-        let removed: [Entry] = lock.guarded {
+        let removed: [Entry] = lock.withLock {
             defer { entries.removeAll() }
             return entries
         }
@@ -84,7 +85,7 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
     func run(until target: Time?, limit: Int = 1_000_000, caller: StaticString) {
         var executed = 0
         while true {
-            let action: (() -> Void)? = lock.guarded {
+            let action: (() -> Void)? = lock.withLock {
                 guard let first = entries.first, target.map({ first.due <= $0 }) ?? true else {
                     if let target, target > _now { _now = target }
                     return nil

@@ -1,5 +1,5 @@
 import Combine
-import Synchronization
+import TributaryLocks
 
 /// A publisher that reads an `AsyncSequence`: the way from Swift concurrency back into a Combine
 /// pipeline.
@@ -85,7 +85,7 @@ extension AsyncSequencePublisher {
     /// `Downstream`'s closures) so that the iterating task does not capture a non-`Sendable`
     /// metatype.
     ///
-    /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Mutex`; `base` and
+    /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its lock; `base` and
     /// `priority` are immutable. Values cross from the iterating task to the downstream without a
     /// `Sendable` requirement, which is what every Combine stage does.
     final class Inner: Subscription, CustomStringConvertible, @unchecked Sendable {
@@ -106,12 +106,12 @@ extension AsyncSequencePublisher {
 
         let base: Base
         let priority: TaskPriority?
-        let state: Mutex<State>
+        let state: LockedState<State>
 
         init(base: Base, priority: TaskPriority?, downstream: Downstream) {
             self.base = base
             self.priority = priority
-            state = Mutex(State(downstream: downstream))
+            state = LockedState(State(downstream: downstream))
         }
 
         var description: String { "AsyncSequencePublisher" }

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// The engine shared by `combineLatest` and `zip` (2, 3 and 4 inputs): upstreams of different
 /// output types whose values are stored per input and turned into tuples.
 ///

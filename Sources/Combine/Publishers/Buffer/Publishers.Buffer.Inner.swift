@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers.Buffer {
     /// The buffering stage: holds the ``StateMachine`` under a lock, performs what it decides
     /// outside the lock, and shows itself to the subscriber as `Buffer`.

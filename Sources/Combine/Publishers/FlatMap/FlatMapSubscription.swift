@@ -1,4 +1,5 @@
 import Synchronization
+import TributaryLocks
 
 /// The subscription `flatMap` hands its subscriber. It is also the upstream's subscriber; each
 /// inner publisher is subscribed through an ``Inner`` tagged with its slot.

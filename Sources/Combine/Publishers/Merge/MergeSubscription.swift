@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// The subscription a merge hands its subscriber; it subscribes to every upstream through a
 /// ``Side`` and serialises what they send (see ``FanInGate``).
 @usableFromInline

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// The subscription `switchToLatest` hands its subscriber; also the upstream's subscriber, with
 /// each inner publisher subscribed through an ``Inner`` tagged with its generation.
 @usableFromInline
