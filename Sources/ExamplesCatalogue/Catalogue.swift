@@ -41,7 +41,7 @@ public enum Catalogue {
         // Publishers
         "ref-future", "ref-future-retry", "ref-empty", "ref-fail", "ref-sequence", "ref-record",
         "ref-deferred", "ref-make-connectable", "ref-observable-object", "ref-published",
-        "ref-published-sink-with-error", "ref-notification-center", "ref-timer",
+        "ref-published-error-sink", "ref-notification-center", "ref-timer",
         "ref-data-task-publisher", "ref-result",
         // Operators: mapping, filtering, reducing
         "scan", "ref-scan-count", "ref-try-scan", "ref-map", "ref-try-map", "ref-flat-map",

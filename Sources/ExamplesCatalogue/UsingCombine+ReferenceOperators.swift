@@ -697,7 +697,7 @@ struct ReferenceCollectByTimeDemo: ScheduledExampleBody {
             })
             .store(in: &io.subscriptions)
 
-        for (value, time) in [(1, 0.1), (2, 0.2), (3, 0.3), (4, 0.4), (5, 1.5), (6, 2.2), (7, 2.3)] {
+        for (value, time) in [(1, 0.1), (2, 0.2), (3, 0.3), (4, 0.4), (5, 1.5), (6, 2.1), (7, 2.2)] {
             context.referenceAt(time) { publisher.send(value) }
         }
         context.referenceAt(2.5) { publisher.send(completion: .finished) }

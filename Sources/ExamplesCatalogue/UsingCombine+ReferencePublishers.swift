@@ -266,7 +266,7 @@ extension Catalogue {
         },
 
         Example(
-            "ref-published-sink-with-error",
+            "ref-published-error-sink",
             title: "@Published with an erroring sink",
             source: "Using Combine, reference: @Published (testPublishedSinkWithError)"
         ) { io in

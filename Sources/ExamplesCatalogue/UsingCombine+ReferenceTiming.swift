@@ -171,6 +171,8 @@ struct ReferenceThrottleDemo: ScheduledExampleBody {
 /// The timeout entry: a request that fails every time, each failure reported two seconds late
 /// (`delay(for: 2)`), retried up to five times, with `timeout(5)` ending the wait at five
 /// seconds with `.finished`. Then the same upstream with a `customError`, which fails instead.
+/// The book writes the intervals as literals (`2`, `5`); what a literal means is up to each
+/// scheduler's stride type, so they are spelled `.seconds(_:)` here.
 struct ReferenceTimeoutDemo: ScheduledExampleBody {
     func run<S: Scheduler>(_ context: ExampleContext<S>) {
         let io = context.io
@@ -183,17 +185,17 @@ struct ReferenceTimeoutDemo: ScheduledExampleBody {
             return Fail(error: .invalidServerResponse)
         }
         let remoteDataPublisher = request
-            .delay(for: 2, scheduler: backgroundQueue)
+            .delay(for: .seconds(2), scheduler: backgroundQueue)
             .retry(5)  // 5 retries, 2 seconds each ~ 10 seconds for this to fall through
         remoteDataPublisher
-            .timeout(5, scheduler: backgroundQueue)  // max time of 5 seconds before failing
+            .timeout(.seconds(5), scheduler: backgroundQueue)  // max time of 5 seconds before failing
             .sink(receiveCompletion: { completion in
                 io.print(".sink() received the completion: \(completion) at \(context.referenceElapsed(since: start))")
                 attempt = 0
                 context.referenceAt(0.5) {
                     io.print("with customError:")
                     remoteDataPublisher
-                        .timeout(5, scheduler: backgroundQueue, customError: { .exampleFailure })
+                        .timeout(.seconds(5), scheduler: backgroundQueue, customError: { .exampleFailure })
                         .sink(receiveCompletion: { completion in
                             io.print(".sink() received the completion: \(completion) at \(context.referenceElapsed(since: start))")
                             io.finish()
