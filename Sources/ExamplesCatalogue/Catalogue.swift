@@ -38,7 +38,32 @@ public enum Catalogue {
 
     /// *Using Combine*'s reference section, in the book's order.
     static let usingCombineReferenceOrder: [String] = [
-        "scan", "catch", "switch-to-latest",
+        // Publishers
+        "ref-future", "ref-future-retry", "ref-empty", "ref-fail", "ref-sequence", "ref-record",
+        "ref-deferred", "ref-make-connectable", "ref-observable-object", "ref-published",
+        "ref-published-error-sink", "ref-notification-center", "ref-timer",
+        "ref-data-task-publisher", "ref-result",
+        // Operators: mapping, filtering, reducing
+        "scan", "ref-scan-count", "ref-try-scan", "ref-map", "ref-try-map", "ref-flat-map",
+        "ref-set-failure-type", "ref-compact-map", "ref-try-compact-map", "ref-filter",
+        "ref-try-filter", "ref-remove-duplicates", "ref-try-remove-duplicates", "ref-replace-empty",
+        "ref-replace-error", "ref-replace-nil", "ref-collect", "ref-collect-by-time",
+        "ref-ignore-output", "ref-reduce", "ref-try-reduce",
+        // Operators: mathematics, matching, sequence operations
+        "ref-max", "ref-min", "ref-count", "ref-all-satisfy", "ref-contains", "ref-contains-where",
+        "ref-first", "ref-last", "ref-drop-until-output", "ref-drop-while", "ref-prepend",
+        "ref-drop-first", "ref-prefix-until-output", "ref-prefix-while", "ref-output",
+        // Operators: mixing publishers, error handling, adapting types
+        "ref-combine-latest", "ref-merge", "ref-zip", "catch", "ref-try-catch",
+        "ref-assert-no-failure", "ref-retry", "ref-map-error", "switch-to-latest",
+        "ref-switch-to-latest-api",
+        // Operators: timing, coding, multiple subscribers, debugging, schedulers, type erasure
+        "ref-debounce", "ref-delay", "ref-measure-interval", "ref-throttle", "ref-timeout",
+        "ref-encode", "ref-decode", "ref-share", "ref-multicast", "ref-breakpoint",
+        "ref-handle-events", "ref-print", "ref-receive-subscribe", "ref-erase-to-any-publisher",
+        "ref-any-subscriber",
+        // Subjects, subscribers
+        "ref-subjects", "ref-assign", "ref-sink", "ref-any-cancellable",
     ]
 
     /// Kodeco part 3 and part 4, then *Mastering iOS 14*, in the books' order.

@@ -7,7 +7,13 @@ import Foundation
 // the output is the one the book describes.
 
 extension Catalogue {
-    static var usingCombine: [Example] { [
+    /// *Using Combine*'s reference chapter: the first three entries here, the others by group.
+    static var usingCombine: [Example] {
+        usingCombineFirstEntries + referencePublishers + referenceOperators + referenceCombining
+            + referenceTiming + referenceSubscribers
+    }
+
+    static var usingCombineFirstEntries: [Example] { [
         Example("scan", title: "scan", source: "Using Combine, reference: scan") { io in
             (0...5)
                 .publisher

@@ -5,7 +5,7 @@
 enum ExpectedOutput {
     /// Every part's expected outputs together (a slug appears in one part only).
     static let bySlug: [String: String] = [
-        catalogue, usingCombinePatterns,
+        catalogue, usingCombinePatterns, usingCombineReference,
     ].reduce(into: [:]) { all, part in all.merge(part) { first, _ in first } }
 
     /// Kodeco, Mastering iOS 14 and the first *Using Combine* reference entries.
