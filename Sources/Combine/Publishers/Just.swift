@@ -28,7 +28,7 @@ public struct Just<Output>: Publisher {
         // than the rest of the subscription.
         if S.self is AnyObject.Type {
             if let sink = subscriber as? Subscribers.Sink<Output, Never> {
-                sink.receive(subscription: SinkSubscription(value: output, sink: sink))
+                sink.receiveOneValue(output)
             } else {
                 subscriber.receive(subscription: ObjectInner<S>(value: output, downstream: subscriber))
             }
@@ -89,43 +89,6 @@ extension Just {
 
         @usableFromInline
         var playgroundDescription: Any { description }
-    }
-
-    /// The subscription a ``Subscribers/Sink`` gets: a value, not an object, so `Just(x).sink`
-    /// allocates nothing for it (it fits the existential's inline buffer when `Output` is small).
-    ///
-    /// It needs no state of its own because of what the sink does with it, all on the
-    /// subscribing thread: it asks for `.unlimited` once, from `receive(subscription:)`, only if
-    /// this is the subscription it keeps; it never hands it out; and it drops it on completion or
-    /// cancel. A sink that is already subscribed or cancelled just cancels it, which does nothing,
-    /// so nothing is delivered, as with ``Inner``. The sink is held `unowned(unsafe)`: the only
-    /// copies live inside that sink or on its stack while it runs.
-    @usableFromInline
-    struct SinkSubscription: Subscription {
-        @usableFromInline
-        let value: Output
-
-        @usableFromInline
-        unowned(unsafe) let sink: Subscribers.Sink<Output, Never>
-
-        @inlinable
-        init(value: Output, sink: Subscribers.Sink<Output, Never>) {
-            self.value = value
-            self.sink = sink
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Just subscription request(_:)")
-            _ = sink.receive(value)
-            sink.receive(completion: .finished)
-        }
-
-        @inlinable
-        func cancel() {}
-
-        @usableFromInline
-        var combineIdentifier: CombineIdentifier { CombineIdentifier() }
     }
 
     /// ``Inner`` for subscribers that are classes: the same behaviour, with the subscriber held as

@@ -1,5 +1,3 @@
-import TributaryLocks
-
 /// A subject that holds a current value and gives it to each new subscriber, then republishes
 /// every later value.
 ///
@@ -22,21 +20,8 @@ import TributaryLocks
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is in `dispatcher`, which guards it.
 
-    /// What the subject keeps besides its subscribers and its value, under the dispatcher's mutex.
-    /// (The value lives in the dispatcher, outside the mutex, so a send needs no lock.)
     @usableFromInline
-    struct Current {
-        /// Subscriptions given to the subject with ``send(subscription:)``.
-        @usableFromInline var subscriptions: [any Subscription] = []
-        /// Whether any subscriber has asked for values yet.
-        @usableFromInline var hasDemand = false
-
-        @inlinable
-        init() {}
-    }
-
-    @usableFromInline
-    typealias Dispatcher = SubjectDispatcher<Output, Failure, Current>
+    typealias Dispatcher = SubjectDispatcher<Output, Failure, SubjectUpstreams>
 
     @usableFromInline
     let dispatcher: Dispatcher
@@ -44,13 +29,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Makes a subject whose current value is `value`.
     @inlinable
     public init(_ value: Output) {
-        dispatcher = Dispatcher(Current(), sendsWithoutLock: true, currentValue: value)
+        dispatcher = Dispatcher(SubjectUpstreams(), sendsWithoutLock: true, currentValue: value)
     }
 
     deinit {
-        for upstream in dispatcher.state.withLock({ $0.extra.subscriptions }) {
-            upstream.cancel()
-        }
+        dispatcher.cancelUpstreams()
     }
 
     /// The current value. Setting it publishes the new value to the subscribers.
@@ -66,11 +49,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         let conduit = Dispatcher.Conduit(
             name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-        ) { dispatcher, current in
-            if current.hasDemand { return (dispatcher.readCurrent(), nil) }
-            current.hasDemand = true
-            return (dispatcher.readCurrent(), current.subscriptions)
-        }
+        ) { dispatcher, upstreams in (dispatcher.readCurrent(), upstreams.recordDemand()) }
         dispatcher.attach(conduit, subscriber)
     }
 
@@ -84,7 +63,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Ends the stream for every subscriber, current and future; later calls are ignored.
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
-        dispatcher.complete(completion) { state in state.extra.subscriptions = [] }
+        dispatcher.completeAndDropUpstreams(completion)
     }
 
     /// Keeps `subscription` as an upstream and asks it for unlimited values once any subscriber
@@ -97,12 +76,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// void.
     @inlinable
     public func send(subscription: any Subscription) {
-        let demanded = dispatcher.state.withLock { state -> Bool in
-            state.extra.subscriptions.append(subscription)
-            return state.extra.hasDemand
-        }
-        if demanded {
-            subscription.request(.unlimited)
-        }
+        dispatcher.keepUpstream(subscription)
     }
 }

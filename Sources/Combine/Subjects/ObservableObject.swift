@@ -48,7 +48,8 @@ extension ObservableObject where Self.ObjectWillChangePublisher == ObservableObj
 ///
 /// Thread safety and delivery order are those of ``PassthroughSubject``.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
-    // @unchecked Sendable: the subscriber list is in `state`, guarded by its mutex.
+    // @unchecked Sendable: the subscriber list and the emitter role are in `dispatcher`, which
+    // guards them (see SubjectDispatcher).
 
     /// It sends `Void`: only the fact of a change.
     public typealias Output = Void

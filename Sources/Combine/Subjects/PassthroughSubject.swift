@@ -1,5 +1,4 @@
 import Synchronization
-import TributaryLocks
 
 /// A subject that republishes the values sent into it to its current subscribers, keeping no
 /// value of its own.
@@ -25,32 +24,18 @@ import TributaryLocks
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     // @unchecked Sendable: all mutable state is in `dispatcher`, which guards it.
 
-    /// What the subject keeps besides its subscribers, under the dispatcher's mutex.
     @usableFromInline
-    struct Upstreams {
-        /// Subscriptions given to the subject with ``send(subscription:)``.
-        @usableFromInline var subscriptions: [any Subscription] = []
-        /// Whether any subscriber has asked for values yet.
-        @usableFromInline var hasDemand = false
-
-        @inlinable
-        init() {}
-    }
+    typealias Dispatcher = SubjectDispatcher<Output, Failure, SubjectUpstreams>
 
     @usableFromInline
-    typealias Dispatcher = SubjectDispatcher<Output, Failure, Upstreams>
-
-    @usableFromInline
-    let dispatcher = Dispatcher(Upstreams(), sendsWithoutLock: true)
+    let dispatcher = Dispatcher(SubjectUpstreams(), sendsWithoutLock: true)
 
     /// Makes a subject with no subscribers.
     @inlinable
     public init() {}
 
     deinit {
-        for upstream in dispatcher.state.withLock({ $0.extra.subscriptions }) {
-            upstream.cancel()
-        }
+        dispatcher.cancelUpstreams()
     }
 
     /// Attaches `subscriber`; after completion it receives the completion immediately.
@@ -58,11 +43,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         let conduit = Dispatcher.Conduit(
             name: "PassthroughSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-        ) { _, upstreams in
-            if upstreams.hasDemand { return (nil, nil) }
-            upstreams.hasDemand = true
-            return (nil, upstreams.subscriptions)
-        }
+        ) { _, upstreams in (nil, upstreams.recordDemand()) }
         dispatcher.attach(conduit, subscriber)
     }
 
@@ -75,7 +56,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Ends the stream for every subscriber, current and future; later calls are ignored.
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
-        dispatcher.complete(completion) { state in state.extra.subscriptions = [] }
+        dispatcher.completeAndDropUpstreams(completion)
     }
 
     /// Keeps `subscription` as an upstream and asks it for unlimited values once any subscriber
@@ -88,12 +69,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// void.
     @inlinable
     public func send(subscription: any Subscription) {
-        let demanded = dispatcher.state.withLock { state -> Bool in
-            state.extra.subscriptions.append(subscription)
-            return state.extra.hasDemand
-        }
-        if demanded {
-            subscription.request(.unlimited)
-        }
+        dispatcher.keepUpstream(subscription)
     }
 }

@@ -34,6 +34,10 @@ extension Subscribers {
         /// every access.) Not an optional: an optional of this non-class existential is copied and
         /// destroyed through the runtime's generic witnesses, several times dearer than the
         /// existential itself.
+        ///
+        /// The sink never hands this subscription to other code and calls `request` on it only
+        /// from `receive(subscription:)`: ``SinkOneValueSubscription`` (see ``receiveOneValue(_:)``)
+        /// relies on both to hold the sink without a reference.
         @usableFromInline
         @exclusivity(unchecked)
         var upstream: any Subscription
@@ -128,6 +132,14 @@ extension Subscribers {
             return taken
         }
 
+        /// Subscribes the sink to a publisher of one value (`Just`) without allocating a
+        /// subscription object: the sink gets a ``SinkOneValueSubscription``, which delivers
+        /// `value` and `.finished` on the sink's request.
+        @inlinable
+        func receiveOneValue(_ value: Input) {
+            receive(subscription: SinkOneValueSubscription(value: value, sink: self))
+        }
+
         /// `"Sink"`, as Apple prints it.
         public var description: String { "Sink" }
 
@@ -175,6 +187,51 @@ enum SinkPhase {
     @inlinable static var subscribed: Int { 2 }
     /// Completed or cancelled; the subscription has been handed to whoever made the transition.
     @inlinable static var terminal: Int { 3 }
+}
+
+/// The subscription a ``Subscribers/Sink`` makes for itself in ``Subscribers/Sink/receiveOneValue(_:)``:
+/// a value, not an object, so `Just(x).sink` allocates nothing for it (it fits the existential's
+/// inline buffer when `Input` is small).
+///
+/// It holds the sink `unowned(unsafe)` and has no state of its own. That is safe only because of
+/// what the sink, in this file, does with it, all on the subscribing thread: it asks for
+/// `.unlimited` once, from `receive(subscription:)`, and only if this is the subscription it keeps;
+/// it never hands the subscription out; it drops it on completion or cancel. A sink that is already
+/// subscribed or cancelled cancels it, which does nothing, so nothing is delivered, as with Just's
+/// other subscriptions. Debug builds check that a request finds the sink subscribed to it.
+@usableFromInline
+struct SinkOneValueSubscription<Input, Failure: Error>: Subscription {
+    @usableFromInline
+    let value: Input
+
+    @usableFromInline
+    unowned(unsafe) let sink: Subscribers.Sink<Input, Failure>
+
+    @inlinable
+    init(value: Input, sink: Subscribers.Sink<Input, Failure>) {
+        self.value = value
+        self.sink = sink
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero("Just subscription request(_:)")
+        #if DEBUG
+        if sink.phase.load(ordering: .acquiring) != SinkPhase.subscribed {
+            fatalError("Tributary internal error: Just's subscription for a Sink was asked for values while the sink was not subscribed to it; Subscribers.Sink must request only from receive(subscription:)")
+        }
+        #endif
+        _ = sink.receive(value)
+        sink.receive(completion: .finished)
+    }
+
+    @inlinable
+    func cancel() {}
+
+    /// The sink's identity: it has at most one such subscription, so the identifier is stable and
+    /// unique while the subscription lives.
+    @usableFromInline
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(sink) }
 }
 
 /// What a ``Subscribers/Sink`` keeps in place of a subscription while it has none: a stateless

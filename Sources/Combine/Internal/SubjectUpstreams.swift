@@ -1,0 +1,55 @@
+import TributaryLocks
+
+/// The upstream subscriptions a subject was given with `send(subscription:)` (when it subscribes
+/// to a publisher itself), kept by its dispatcher under the mutex. `PassthroughSubject` and
+/// `CurrentValueSubject` treat them the same way: ask each for unlimited values once any
+/// subscriber has asked for anything, drop them on completion, cancel them when the subject goes.
+@usableFromInline
+struct SubjectUpstreams {
+    /// Subscriptions given to the subject with `send(subscription:)`.
+    @usableFromInline var subscriptions: [any Subscription] = []
+    /// Whether any subscriber has asked for values yet.
+    @usableFromInline var hasDemand = false
+
+    @inlinable
+    init() {}
+
+    /// A subscriber's first demand: on the subject's very first one, the upstreams to ask for
+    /// values (`nil` on every later one, and when there are none to ask).
+    @inlinable
+    mutating func recordDemand() -> [any Subscription]? {
+        if hasDemand { return nil }
+        hasDemand = true
+        return subscriptions.isEmpty ? nil : subscriptions
+    }
+}
+
+extension SubjectDispatcher where Extra == SubjectUpstreams {
+    /// Keeps `subscription` as an upstream and asks it for unlimited values if a subscriber has
+    /// already asked for something (otherwise that first demand will).
+    @inlinable
+    func keepUpstream(_ subscription: any Subscription) {
+        let demanded = state.withLock { state -> Bool in
+            state.extra.subscriptions.append(subscription)
+            return state.extra.hasDemand
+        }
+        if demanded {
+            subscription.request(.unlimited)
+        }
+    }
+
+    /// Ends the stream for every subscriber and lets go of the upstreams (they completed it or
+    /// will be dropped with it).
+    @inlinable
+    func completeAndDropUpstreams(_ completion: Subscribers.Completion<Failure>) {
+        complete(completion) { state in state.extra.subscriptions = [] }
+    }
+
+    /// Cancels every upstream still kept: the subject is going away.
+    @inlinable
+    func cancelUpstreams() {
+        for upstream in state.withLock({ $0.extra.subscriptions }) {
+            upstream.cancel()
+        }
+    }
+}
