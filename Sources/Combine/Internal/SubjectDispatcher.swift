@@ -52,9 +52,6 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     // under the mutex while nobody emits, or by the emitter under the mutex, and read by the
     // emitter only.
 
-    @usableFromInline
-    typealias Conduit = SubjectConduit<Output, Failure, Extra>
-
     /// Work for the emitter.
     @usableFromInline
     enum Job {
@@ -323,12 +320,12 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         case .completion(let completion):
             completedByEmitter = true
             for conduit in completed {
-                conduit.emit(completion: completion)
+                emit(completion, to: conduit)
             }
         case .activate(let conduit):
-            conduit.activate()
+            deliverAfterHandshake(conduit)
         case .single(let conduit, let value):
-            conduit.emitSlow(value)
+            emitCounted(value, to: conduit)
         }
     }
 
@@ -544,7 +541,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
                 state.stale = true
             }
             if grant != .busy {
-                conduit.handshaking = false
+                conduit.guarded.handshaking = false
             }
             return (nil, grant)
         }
@@ -568,15 +565,15 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     func activate(_ conduit: Conduit) {
         var unused = ContiguousArray<Conduit>()
         let grant = state.withLock { state -> Grant? in
-            if conduit.pending.isEmpty {
-                conduit.handshaking = false
-                conduit.updateFastLocked()
+            if conduit.guarded.pending.isEmpty {
+                conduit.guarded.handshaking = false
+                updateFastLocked(conduit, conduit.guarded)
                 return nil
             }
             return takeRoleOrQueueLocked(&state, .activate(conduit), nestedList: &unused)
         }
         guard let grant, grant != .busy else { return }
-        conduit.activate()
+        deliverAfterHandshake(conduit)
         if grant == .taken { giveBackRole() }
     }
 
