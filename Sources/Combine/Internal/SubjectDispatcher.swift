@@ -434,33 +434,44 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
     }
 
-    /// Replaces the current value and sends it; ignored after completion. With the role free and
-    /// nothing needing attention this costs one compare-and-swap to take the role (and the right
-    /// to write) and one to give it back.
+    /// Replaces the current value and sends it. After completion nothing is sent, and the value
+    /// is replaced only `evenAfterCompletion` (Apple's `value` setter replaces it, its `send`
+    /// does not). With the role free and nothing needing attention this costs one
+    /// compare-and-swap to take the role (and the right to write) and one to give it back.
     /// Only for dispatchers without `afterValue`.
     @inlinable
-    func sendReplacingCurrent(_ value: Output) {
+    func sendReplacingCurrent(_ value: Output, evenAfterCompletion: Bool = false) {
+        var previous: Output?
         if flags.compareExchange(
             expected: 0, desired: Self.emittingFlag | Self.writingFlag, ordering: .sequentiallyConsistent
         ).exchanged {
             // The token goes in when the writing bit is cleared; the word is frozen until then.
             let held = currentThreadToken() | Self.emittingFlag
             if completedByEmitter {
-                flags.store(held, ordering: .releasing)
+                if evenAfterCompletion {
+                    previous = replaceCurrent(value, restoring: held)
+                } else {
+                    flags.store(held, ordering: .releasing)
+                }
                 giveBackRole()
+                withExtendedLifetime(previous) {}
                 return
             }
-            let previous = replaceCurrent(value, restoring: held)
+            previous = replaceCurrent(value, restoring: held)
             deliverToPublished(value)
             giveBackRole()
             // Released when the send is over: its deinit may be anyone's code.
             withExtendedLifetime(previous) {}
             return
         }
-        var previous: Output?
         var nestedList = ContiguousArray<Conduit>()
         let grant = state.withLock { state -> Grant? in
-            guard state.completion == nil else { return nil }
+            guard state.completion == nil else {
+                if evenAfterCompletion {
+                    previous = replaceCurrent(value, restoring: raiseLocked(Self.writingFlag))
+                }
+                return nil
+            }
             previous = replaceCurrent(value, restoring: raiseLocked(Self.writingFlag))
             return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList)
         }

@@ -25,13 +25,14 @@ struct SubjectUpstreams {
 }
 
 extension SubjectDispatcher where Extra == SubjectUpstreams {
-    /// Keeps `subscription` as an upstream and asks it for unlimited values if a subscriber has
-    /// already asked for something (otherwise that first demand will).
+    /// Keeps `subscription` as an upstream and asks it for unlimited values: at once when
+    /// `demandingAtOnce`, otherwise if a subscriber has already asked for something (else that
+    /// first demand will, through ``SubjectUpstreams/recordDemand()``).
     @inlinable
-    func keepUpstream(_ subscription: any Subscription) {
+    func keepUpstream(_ subscription: any Subscription, demandingAtOnce: Bool) {
         let demanded = state.withLock { state -> Bool in
             state.extra.subscriptions.append(subscription)
-            return state.extra.hasDemand
+            return demandingAtOnce || state.extra.hasDemand
         }
         if demanded {
             subscription.request(.unlimited)

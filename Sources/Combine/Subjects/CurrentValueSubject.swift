@@ -36,11 +36,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         dispatcher.cancelUpstreams()
     }
 
-    /// The current value. Setting it publishes the new value to the subscribers.
+    /// The current value. Setting it publishes the new value to the subscribers; after the subject
+    /// has completed, setting it still changes it (nothing is sent), as with Apple's subject,
+    /// whereas ``send(_:)`` is ignored then.
     @inlinable
     public var value: Output {
         get { dispatcher.readCurrent() }
-        set { send(newValue) }
+        set { dispatcher.sendReplacingCurrent(newValue, evenAfterCompletion: true) }
     }
 
     /// Attaches `subscriber`; it receives the current value on its first demand. After completion
@@ -49,7 +51,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         let conduit = Dispatcher.Conduit(
             name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-        ) { dispatcher, upstreams in (dispatcher.readCurrent(), upstreams.recordDemand()) }
+        ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
         dispatcher.attach(conduit, subscriber)
     }
 
@@ -66,16 +68,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         dispatcher.completeAndDropUpstreams(completion)
     }
 
-    /// Keeps `subscription` as an upstream and asks it for unlimited values once any subscriber
-    /// of this subject has asked for values (at once if one already has).
-    ///
-    /// The subject is where demand aggregates: it does not pass its subscribers' individual
-    /// demands upstream, it asks for everything as soon as anyone wants something, and drops
-    /// values for subscribers without outstanding demand. Until the first demand it asks for
-    /// nothing, so an upstream connected before any subscriber does not start producing into the
-    /// void.
+    /// Keeps `subscription` as an upstream and asks it at once for unlimited values, as Apple's
+    /// subject does, with or without subscribers: the subject always has a current value to keep
+    /// up to date, so `Just(7).subscribe(subject)` leaves `subject.value == 7`. Each call asks
+    /// again, even for a subscription it already keeps; the subject cancels the subscriptions it
+    /// keeps when it is released.
     @inlinable
     public func send(subscription: any Subscription) {
-        dispatcher.keepUpstream(subscription)
+        dispatcher.keepUpstream(subscription, demandingAtOnce: true)
     }
 }

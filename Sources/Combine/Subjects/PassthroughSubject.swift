@@ -69,6 +69,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// void.
     @inlinable
     public func send(subscription: any Subscription) {
-        dispatcher.keepUpstream(subscription)
+        dispatcher.keepUpstream(subscription, demandingAtOnce: false)
     }
 }
