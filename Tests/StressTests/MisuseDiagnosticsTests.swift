@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 /// The misuse Apple's Combine traps on traps here too, with a message naming the rule, in release

@@ -115,11 +115,3 @@ func asyncProbeEventually(
     }
     return true
 }
-
-/// A thread-safe counter for tests.
-final class AsyncProbeCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
-}

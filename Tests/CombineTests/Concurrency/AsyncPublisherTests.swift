@@ -236,7 +236,7 @@ extension AsyncPublisherTests {
     /// subject finishes.
     @Test func stressThousandConsumersOfOneSubject() async {
         let subject = PassthroughSubject<Int, Never>()
-        let subscribed = AsyncProbeCounter()
+        let subscribed = Locked(0)
         let consumerCount = 1_000
         let valueCount = 300
         var consumers: [Task<[Int], Never>] = []
@@ -250,7 +250,7 @@ extension AsyncPublisherTests {
                 return received
             })
         }
-        #expect(await asyncProbeEventually(within: 30) { subscribed.value == consumerCount })
+        #expect(await asyncProbeEventually(within: 30) { subscribed.current == consumerCount })
         let producer = Task {
             for value in 0..<valueCount {
                 subject.send(value)

@@ -57,14 +57,14 @@ struct TimerTimerPublisherTests {
         let loopThread = RunLoopThread(name: "timer.demand")
         defer { loopThread.stop() }
         let timerPublisher = Timer.publish(every: 0.01, tolerance: 0.001, on: loopThread.runLoop, in: .common)
-        let lines = LockedLines()
+        let lines = Locked<[String]>([])
         let cancellableSink = timerPublisher.sink { _ in lines.append("passed through") }
         let bounded = TrackingSubscriber<Date, Never>(initialDemand: .max(2))
         timerPublisher.subscribe(bounded)
         let cancellablePublisher = timerPublisher.connect()
         try await Task.sleep(for: .milliseconds(200))
         cancellablePublisher.cancel()
-        #expect(lines.all.count >= 3)
+        #expect(lines.current.count >= 3)
         #expect(bounded.values.count == 2)
         cancellableSink.cancel()
     }
@@ -98,7 +98,7 @@ struct TimerTimerPublisherTests {
         let loopThread = RunLoopThread(name: "timer.counter")
         defer { loopThread.stop() }
         let publisher = Timer.publish(every: 0.02, on: loopThread.runLoop, in: .common)
-        let lines = LockedLines()
+        let lines = Locked<[String]>([])
         let subscription = publisher
             .scan(0) { counter, _ in counter + 1 }
             .sink { counter in lines.append("Counter is \(counter)") }
@@ -106,6 +106,6 @@ struct TimerTimerPublisherTests {
         try await Task.sleep(for: .milliseconds(150))
         connection.cancel()
         subscription.cancel()
-        #expect(Array(lines.all.prefix(3)) == ["Counter is 1", "Counter is 2", "Counter is 3"])
+        #expect(Array(lines.current.prefix(3)) == ["Counter is 1", "Counter is 2", "Counter is 3"])
     }
 }

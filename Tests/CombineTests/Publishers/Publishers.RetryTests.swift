@@ -143,11 +143,7 @@ struct RetryTests {
         // `receive cancel` of the book does not appear: the sink has already let go of its
         // subscription when it completed.
         enum TestFailureCondition: Error { case invalidServerResponse }
-        final class Log: TextOutputStream {
-            var lines: [String] = []
-            func write(_ string: String) { if string != "\n" { lines.append(string) } }
-        }
-        let log = Log()
+        let log = TextLog()
         var completion: String?
         let _ = Fail(outputType: String.self, failure: TestFailureCondition.invalidServerResponse)
             .print("(1)>", to: log)

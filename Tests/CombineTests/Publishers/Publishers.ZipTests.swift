@@ -189,19 +189,13 @@ struct ZipTests {
     /// [000] Pattern 7: step 1, then `Publishers.Zip3` of three parallel steps (Futures completed
     /// on background threads) mapped to `true`, then steps 3 and 4, each started by `flatMap`.
     @Test func bookSequencingAsyncOperations() async {
-        final class Log: @unchecked Sendable {
-            private let lock = NSLock()
-            private var steps: [String] = []
-            func add(_ step: String) { lock.withLock { steps.append(step) } }
-            var all: [String] { lock.withLock { steps } }
-        }
-        let log = Log()
+        let log = Locked<[String]>([])
         func step(_ name: String) -> AnyPublisher<Bool, any Error> {
             Future<Bool, any Error> { fulfil in
                 nonisolated(unsafe) let promise = fulfil
                 DispatchQueue.global().async {
                     usleep(UInt32.random(in: 100...2_000))
-                    log.add(name)
+                    log.append(name)
                     promise(.success(true))
                 }
             }
@@ -217,7 +211,7 @@ struct ZipTests {
         }
         #expect(done)
         cancellable?.cancel()
-        let steps = log.all
+        let steps = log.current
         #expect(steps.count == 6)
         #expect(steps.first == "1")
         #expect(Set(steps[1...3]) == ["2.1", "2.2", "2.3"])

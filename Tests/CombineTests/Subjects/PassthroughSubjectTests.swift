@@ -1,6 +1,5 @@
 import Combine
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -80,7 +79,7 @@ struct PassthroughSubjectTests {
 
     @Test func concurrentSendLosesNothingAndNeverOverlaps() async {
         let subject = PassthroughSubject<Int, Never>()
-        let counter = CountingSubscriber()
+        let counter = SerializationCheckingSubscriber<Int, Never>()
         subject.subscribe(counter)
         let threads = 8
         let perThread = 10_000
@@ -96,8 +95,8 @@ struct PassthroughSubjectTests {
         await withCheckedContinuation { continuation in
             done.notify(queue: .global()) { continuation.resume() }
         }
-        #expect(counter.count.load(ordering: .relaxed) == threads * perThread)
-        #expect(counter.overlaps.load(ordering: .relaxed) == 0)
+        #expect(counter.values.count == threads * perThread)
+        #expect(counter.overlaps == 0)
     }
 
     /// Runs `body` on `count` OS threads at once and waits for all of them.
@@ -188,14 +187,23 @@ struct PassthroughSubjectTests {
         #expect(subscriber.overlaps == 0)
     }
 
+    /// Subscribers coming and going on four threads while four others send: a subscriber that
+    /// stays throughout loses nothing and is never called concurrently, and the subject lets go of
+    /// every subscriber that cancelled.
     @Test func concurrentSubscribeSendCancel() async {
+        struct Weak: @unchecked Sendable { weak var object: AnyObject? }
         let subject = PassthroughSubject<Int, Never>()
+        let witness = SerializationCheckingSubscriber<Int, Never>()
+        subject.subscribe(witness)
+        let departed = Locked<[Weak]>([])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
                     for _ in 0..<500 {
-                        let cancellable = subject.sink { _ in }
-                        cancellable.cancel()
+                        let subscriber = ReleasingTestSubscriber<Int, Never>()
+                        subject.subscribe(subscriber)
+                        subscriber.cancel()
+                        departed.append(Weak(object: subscriber))
                     }
                 }
                 group.addTask {
@@ -203,7 +211,13 @@ struct PassthroughSubjectTests {
                 }
             }
         }
+        let kept = departed.current.filter { $0.object != nil }.count
+        #expect(departed.current.count == 2_000)
+        #expect(kept == 0)
+        #expect(witness.values.count == 4 * 5_000)
+        #expect(witness.overlaps == 0)
         subject.send(completion: .finished)
+        #expect(witness.completions.count == 1)
     }
 
     @Test func cancelledAndCompletedSubscriptionsAreReleased() {
@@ -327,30 +341,6 @@ struct PassthroughSubjectTests {
         #expect(finished)
         _ = (sink, connection)
     }
-}
-
-/// Counts values and detects overlapping calls with an in-flight counter.
-private final class CountingSubscriber: Subscriber, Sendable {
-    typealias Input = Int
-    typealias Failure = Never
-    let count = Atomic<Int>(0)
-    let inFlight = Atomic<Int>(0)
-    let overlaps = Atomic<Int>(0)
-
-    func receive(subscription: any Subscription) {
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-        if inFlight.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
-            overlaps.add(1, ordering: .relaxed)
-        }
-        count.add(1, ordering: .relaxed)
-        inFlight.subtract(1, ordering: .acquiringAndReleasing)
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {}
 }
 
 private enum TestError: Error, Equatable {

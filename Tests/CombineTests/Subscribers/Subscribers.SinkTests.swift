@@ -137,27 +137,26 @@ struct SubscribersSinkTests {
     @Test func cancelRacingCompletionEndsExactlyOneWay() {
         for _ in 0..<2_000 {
             weak var weakSubscription: CountingSubscription?
-            let completions = NSLock()
-            nonisolated(unsafe) var completionCount = 0
+            let completions = Locked(0)
             var ok = true
             do {
                 let subscription = CountingSubscription()
                 weakSubscription = subscription
                 let sink = Subscribers.Sink<Int, Never>(
-                    receiveCompletion: { _ in completions.withLock { completionCount += 1 } },
+                    receiveCompletion: { _ in completions.increment() },
                     receiveValue: { _ in }
                 )
                 sink.receive(subscription: subscription)
                 let unsafeSink = sink
                 Self.race({ unsafeSink.receive(completion: .finished) }, { unsafeSink.cancel() })
                 // Either the completion won (delivered, no cancel) or the cancel did (the reverse).
-                let delivered = completions.withLock { completionCount }
+                let delivered = completions.current
                 ok = delivered + subscription.cancels == 1 && subscription.requests == 1
                 #expect(ok)
                 // Events after the end are ignored.
                 sink.receive(completion: .finished)
                 #expect(sink.receive(1) == .none)
-                #expect(completions.withLock { completionCount } == delivered)
+                #expect(completions.current == delivered)
             }
             #expect(weakSubscription == nil)
             if !ok || weakSubscription != nil { break }
