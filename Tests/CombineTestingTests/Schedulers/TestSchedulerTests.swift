@@ -208,7 +208,7 @@ struct TestSchedulerTests {
         #expect(isolated == [true])
     }
 
-    @Test func schedulingFromManyThreadsLosesNothing() async {
+    @Test(.tags(.concurrency)) func schedulingFromManyThreadsLosesNothing() async {
         let scheduler = TestScheduler()
         let log = Locked<[Int]>([])
         await withTaskGroup(of: Void.self) { group in
@@ -225,7 +225,7 @@ struct TestSchedulerTests {
         #expect(scheduler.pendingActionCount == 0)
     }
 
-    @Test func advancingWhileOtherThreadsScheduleAndCancel() async {
+    @Test(.tags(.concurrency)) func advancingWhileOtherThreadsScheduleAndCancel() async {
         let scheduler = TestScheduler()
         let log = Locked<[Int]>([])
         await withTaskGroup(of: Void.self) { group in

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("AsyncPublisher")
+@Suite("AsyncPublisher", .tags(.concurrency))
 struct AsyncPublisherTests {
     typealias Probe = AsyncProbePublisher<Int, Never>
 

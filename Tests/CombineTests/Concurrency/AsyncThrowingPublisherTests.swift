@@ -1,8 +1,9 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("AsyncThrowingPublisher")
+@Suite("AsyncThrowingPublisher", .tags(.concurrency))
 struct AsyncThrowingPublisherTests {
     typealias Probe = AsyncProbePublisher<Int, AsyncProbeError>
 

@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("AnyCancellable")
@@ -59,7 +60,7 @@ struct AnyCancellableTests {
         #expect(weakToken == nil)
     }
 
-    @Test func concurrentCancelsRunTheActionExactlyOnce() {
+    @Test(.tags(.concurrency)) func concurrentCancelsRunTheActionExactlyOnce() {
         for _ in 0..<500 {
             let counter = Counter()
             let cancellable = AnyCancellable(counter)

@@ -7,7 +7,7 @@ import Testing
 /// The delivery rules every subject shares (one delivering thread at a time; what that thread sends
 /// from inside a subscriber is nested, as Apple does; what other threads send meanwhile waits in a
 /// FIFO queue), seen through the public subjects.
-@Suite("SubjectDispatcher")
+@Suite("SubjectDispatcher", .tags(.concurrency))
 struct SubjectDispatcherTests {
     @Test func reentrantSendIsNestedAsOnApplePlatforms() {
         let subject = PassthroughSubject<Int, Never>()

@@ -54,7 +54,7 @@ private final class PacedUpstream: Publisher, Subscription, @unchecked Sendable 
     }
 }
 
-@Suite("Publishers.Buffer")
+@Suite("Publishers.Buffer", .tags(.concurrency))
 struct BufferTests {
     @Test func keepFullPrefetchesAndTopsUp() {
         let upstream = TestUpstream<Int, Never>()

@@ -139,7 +139,7 @@ struct CatchTests {
         #expect(subscriber.values.isEmpty)
     }
 
-    @Test func cancelRacingTheSwitchLeavesNothingSubscribed() {
+    @Test(.tags(.concurrency)) func cancelRacingTheSwitchLeavesNothingSubscribed() {
         for _ in 0..<200 {
             let upstream = ReleasingTestUpstream<Int, Boom>()
             let replacement = ReleasingTestUpstream<Int, Never>()

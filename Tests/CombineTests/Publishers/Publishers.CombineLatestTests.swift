@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.CombineLatest")
+@Suite("Publishers.CombineLatest", .tags(.concurrency))
 struct CombineLatestTests {
     enum TestError: Error, Equatable { case boom }
 

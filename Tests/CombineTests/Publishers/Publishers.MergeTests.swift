@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.Merge")
+@Suite("Publishers.Merge", .tags(.concurrency))
 struct MergeTests {
     typealias Upstream = TestUpstream<Int, TestError>
     typealias Tracker = TrackingSubscriber<Int, TestError>

@@ -5,7 +5,7 @@ import TestSupport
 
 private enum Boom: Error, Equatable { case boom }
 
-@Suite("Publishers.Multicast")
+@Suite("Publishers.Multicast", .tags(.concurrency))
 struct MulticastTests {
     @Test func specMulticastWithSubjectSendsOnceToBothSinks() {
         // [002]: `.print("multicast").multicast(subject: subject)`, two sinks, then connect.

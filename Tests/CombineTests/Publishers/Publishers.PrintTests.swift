@@ -214,7 +214,7 @@ struct PrintTests {
         #expect(upstream.calls == [.request(.unlimited), .cancel])
     }
 
-    @Test func concurrentRequestsAndValuesKeepLinesWhole() async {
+    @Test(.tags(.concurrency)) func concurrentRequestsAndValuesKeepLinesWhole() async {
         let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))

@@ -181,7 +181,7 @@ struct RetryTests {
         #expect(subscriber.values == ["hq.jpg"])
     }
 
-    @Test func cancelFromAnotherThreadStopsAnEndlessRetryLoop() {
+    @Test(.tags(.concurrency)) func cancelFromAnotherThreadStopsAnEndlessRetryLoop() {
         for _ in 0..<20 {
             let service = FlakyPhotoPublisher(failingTimes: .max)
             let subscriber = TrackingSubscriber<String, PhotoError>()

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.Sequence")
+@Suite("Publishers.Sequence", .tags(.concurrency))
 struct PublishersSequenceTests {
     @Test func honoursDemandExactly() {
         // Requests .max(2) on subscription, then .max(1) after the second value.

@@ -5,7 +5,7 @@ import TestSupport
 
 private enum Boom: Error, Equatable { case boom }
 
-@Suite("Publishers.Share")
+@Suite("Publishers.Share", .tags(.concurrency))
 struct ShareTests {
     @Test func specSharedRequestRunsOnce() {
         // [002]: `dataTaskPublisher.map(\.data).print("shared").share()` with two sinks.

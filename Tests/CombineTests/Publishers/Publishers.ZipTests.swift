@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.Zip")
+@Suite("Publishers.Zip", .tags(.concurrency))
 struct ZipTests {
     enum TestError: Error, Equatable { case boom }
 

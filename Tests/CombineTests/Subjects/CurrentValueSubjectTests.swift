@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("CurrentValueSubject")
+@Suite("CurrentValueSubject", .tags(.concurrency))
 struct CurrentValueSubjectTests {
     @Test func bookExampleReplaysCurrentValue() {
         let subject = CurrentValueSubject<String, Never>("first value")

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("PassthroughSubject")
+@Suite("PassthroughSubject", .tags(.concurrency))
 struct PassthroughSubjectTests {
     @Test func fanOutHonoursEachSubscribersDemand() {
         let subject = PassthroughSubject<Int, Never>()

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Subscribers.Sink")
+@Suite("Subscribers.Sink", .tags(.concurrency))
 struct SubscribersSinkTests {
     @Test func requestsUnlimitedAndDeliversEverything() {
         let upstream = TestUpstream<Int, Never>()

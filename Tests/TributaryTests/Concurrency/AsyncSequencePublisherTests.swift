@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import Tributary
 
-@Suite("AsyncSequencePublisher")
+@Suite("AsyncSequencePublisher", .tags(.concurrency))
 struct AsyncSequencePublisherTests {
     @Test func deliversEveryElementInOrderThenFinishes() async {
         let subscriber = TrackingSubscriber<Int, Never>()

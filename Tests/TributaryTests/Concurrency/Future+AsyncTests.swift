@@ -1,10 +1,11 @@
 import Combine
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Tributary
 
-@Suite("Future+Async")
+@Suite("Future+Async", .tags(.concurrency))
 struct FutureAsyncTests {
     @Test func nonThrowingOperationFulfilsTheFuture() async {
         let future = Future { () async -> Int in
