@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Book custom types (source-003 §3)")
+@Suite("Book custom types (Kodeco ch. 18)")
 struct BookCustomTypesTests {
     @Test func shareReplayPlaygroundScenario() {
         var logger = TextLog()

@@ -22,7 +22,8 @@ struct DispatchQueueSchedulerTests {
         #expect(Stride(.milliseconds(7)) == .milliseconds(7))
         #expect(Stride(.never).magnitude == Int.max)
         #expect(Stride.seconds(2).timeInterval == .nanoseconds(2_000_000_000))
-        // Spec: `DispatchQueue.SchedulerTimeType.Stride(integerLiteral: Int.random(in: 1..<5))` is seconds.
+        // Using Combine, pattern: retrying on transient failure: `Stride(integerLiteral:
+        // Int.random(in: 1..<5))` is seconds.
         #expect(Stride(integerLiteral: 3) == .seconds(3))
         #expect(Stride(exactly: 4) == .seconds(4))
         #expect(Stride(exactly: Int.max) == nil)
@@ -73,8 +74,8 @@ struct DispatchQueueSchedulerTests {
     }
 
     @Test func repeatingScheduleReallyStopsWhenCancelled() async throws {
-        // Spec (Kodeco §5.6): `queue.schedule(after: queue.now, interval: .seconds(1)) { … }`
-        // starts at once and returns a Cancellable; here with a 20 ms interval.
+        // Kodeco ch. 11, DispatchQueue: `queue.schedule(after: queue.now, interval: .seconds(1)) {
+        // … }` starts at once and returns a Cancellable; here with a 20 ms interval.
         let queue = DispatchQueue(label: "dispatch.repeat")
         let counter = Locked(0)
         let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(20)) {
@@ -90,7 +91,7 @@ struct DispatchQueueSchedulerTests {
     }
 
     @Test func bookExampleTimerEmitsThroughASubject() async throws {
-        // Spec (Kodeco §5.6): a repeating schedule feeding a PassthroughSubject prints
+        // Kodeco ch. 11, DispatchQueue: a repeating schedule feeding a PassthroughSubject prints
         // "Timer emitted 0", "Timer emitted 1", …
         let queue = DispatchQueue(label: "dispatch.timer.subject")
         let source = PassthroughSubject<Int, Never>()
@@ -111,7 +112,7 @@ struct DispatchQueueSchedulerTests {
     }
 
     @Test func bookChallengeStopTheTimerWithAOneShotSchedule() async throws {
-        // Spec (Kodeco ch. 17 challenge 1): stop a repeating schedule with
+        // Kodeco ch. 17, challenge 1: stop a repeating schedule with
         // `serialQueue.schedule(after: serialQueue.now.advanced(by: .seconds(4)))`; scaled to 100 ms.
         let serialQueue = DispatchQueue(label: "Serial queue")
         let counter = Locked(0)

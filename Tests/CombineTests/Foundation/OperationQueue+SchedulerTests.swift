@@ -18,7 +18,7 @@ struct OperationQueueSchedulerTests {
         #expect(Stride.microseconds(1).magnitude == 0.000_001)
     }
 
-    /// Spec (Kodeco ch. 17 §OperationQueue): `(1...10).publisher.receive(on: queue)` on a default
+    /// Kodeco ch. 17, OperationQueue: `(1...10).publisher.receive(on: queue)` on a default
     /// `OperationQueue` delivers every value, possibly out of order and on many threads, because
     /// the queue runs operations concurrently. Only the set of values is stable.
     @Test func bookExampleConcurrentQueueDeliversEveryValueInSomeOrder() {

@@ -27,7 +27,8 @@ struct RunLoopSchedulerTests {
     }
 
     @Test func timeTypeWrapsADate() throws {
-        // Spec: `runLoop.schedule(after: .init(Date(timeIntervalSinceNow: 3.0)))`.
+        // Kodeco ch. 11, RunLoop: `runLoop.schedule(after: .init(Date(timeIntervalSinceNow:
+        // 3.0)))`.
         let date = Date(timeIntervalSinceReferenceDate: 1000)
         let time = Time(date)
         #expect(time.date == date)
@@ -78,7 +79,7 @@ struct RunLoopSchedulerTests {
     }
 
     @Test func bookExampleRepeatingScheduleStopsWhenCancelled() async throws {
-        // Spec (Kodeco §5.5): `runLoop.schedule(after: runLoop.now, interval: .seconds(1),
+        // Kodeco ch. 11, RunLoop: `runLoop.schedule(after: runLoop.now, interval: .seconds(1),
         // tolerance: .milliseconds(100)) { print("Timer fired") }`, cancelled after 3 s by a
         // one-shot `schedule(after:)`. Scaled down: 50 ms interval, cancelled after 300 ms.
         let loopThread = RunLoopThread(name: "runloop.scheduler.repeat")

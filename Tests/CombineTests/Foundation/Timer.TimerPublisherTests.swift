@@ -51,7 +51,7 @@ struct TimerTimerPublisherTests {
         #expect(first.timeIntervalSince(connectedAt) >= interval * 0.9)
     }
 
-    /// Spec (*Using Combine*, Timer): subscribe with `sink`, then `connect()`; and a bounded
+    /// Using Combine, reference: Timer: subscribe with `sink`, then `connect()`; and a bounded
     /// subscriber only receives the ticks it asked for.
     @Test func sharesOneTimerAndHonoursDemand() async throws {
         let loopThread = RunLoopThread(name: "timer.demand")
@@ -92,9 +92,10 @@ struct TimerTimerPublisherTests {
     }
 
     @Test func counterExampleOnAThreadRunLoop() async throws {
-        // Spec: `Timer.publish(every: 1.0, on: .main, in: .common).autoconnect().scan(0) {…}`
-        // prints "Counter is 1", "Counter is 2", … — here connected by hand (autoconnect is
-        // another person's work) on a dedicated thread's run loop.
+        // Kodeco ch. 11, the Timer class: `Timer.publish(every: 1.0, on: .main, in:
+        // .common).autoconnect().scan(0) {…}` prints "Counter is 1", "Counter is 2", … — here
+        // connected by hand (autoconnect is another person's work) on a dedicated thread's run
+        // loop.
         let loopThread = RunLoopThread(name: "timer.counter")
         defer { loopThread.stop() }
         let publisher = Timer.publish(every: 0.02, on: loopThread.runLoop, in: .common)

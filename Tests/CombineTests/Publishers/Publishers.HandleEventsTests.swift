@@ -55,8 +55,8 @@ struct HandleEventsTests {
     }
 
     @Test func droppingTheCancellableCancels() {
-        // [002]'s story: a pipeline whose cancellable is not kept prints "will start" then
-        // "cancelled".
+        // Kodeco ch. 10, handleEvents: a pipeline whose cancellable is not kept prints "will start"
+        // then "cancelled".
         let log = Locked<[String]>([])
         let upstream = ReleasingTestUpstream<Int, Never>()
         do {
@@ -73,8 +73,8 @@ struct HandleEventsTests {
         #expect(!upstream.hasSubscriber)
     }
 
-    @Test func specAssignHappensBeforeCompletionHandler() {
-        // [003] "assign(to:on:)": prints `1 Unknown` then `2 Shai`.
+    @Test func bookAssignHappensBeforeCompletionHandler() {
+        // Kodeco ch. 16, "assign(to:on:)": prints `1 Unknown` then `2 Shai`.
         final class Person {
             var name = "Unknown"
         }
@@ -88,9 +88,9 @@ struct HandleEventsTests {
         #expect(lines == ["1 Unknown", "2 Shai"])
     }
 
-    @Test func specAllFiveClosuresInApplesOrder() {
-        // [000]'s example with every closure; shipping order is subscription, request, output,
-        // completion.
+    @Test func bookAllFiveClosuresInApplesOrder() {
+        // Using Combine, reference: handleEvents, with every closure; shipping order is
+        // subscription, request, output, completion.
         var lines: [String] = []
         let cancellable = [1, 2].publisher
             .handleEvents(

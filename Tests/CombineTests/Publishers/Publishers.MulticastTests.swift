@@ -7,8 +7,9 @@ private enum Boom: Error, Equatable { case boom }
 
 @Suite("Publishers.Multicast", .tags(.concurrency))
 struct MulticastTests {
-    @Test func specMulticastWithSubjectSendsOnceToBothSinks() {
-        // [002]: `.print("multicast").multicast(subject: subject)`, two sinks, then connect.
+    @Test func bookMulticastWithSubjectSendsOnceToBothSinks() {
+        // Kodeco ch. 13: `.print("multicast").multicast(subject: subject)`, two sinks, then
+        // connect.
         let log = TextLog()
         let upstream = TestUpstream<String, Boom>(name: "DataTaskPublisher")
         let subject = PassthroughSubject<String, Boom>()

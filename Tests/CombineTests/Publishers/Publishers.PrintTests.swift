@@ -7,7 +7,7 @@ private enum Boom: Error, Equatable { case boom }
 
 @Suite("Publishers.Print")
 struct PrintTests {
-    @Test func specSequenceOutputFormat() {
+    @Test func bookSequenceOutputFormat() {
         // The documented output of `(1...3).publisher.print("publisher").sink { _ in }`, with a
         // hand-driven upstream standing in for the sequence (its subscription prints as `1...3`).
         let log = TextLog()
@@ -115,8 +115,8 @@ struct PrintTests {
             """)
     }
 
-    @Test func specSequencePrintToStandardOutput() async {
-        // [002]: `let subscription = (1...3).publisher.print("publisher").sink { _ in }`.
+    @Test func bookSequencePrintToStandardOutput() async {
+        // Kodeco ch. 10: `let subscription = (1...3).publisher.print("publisher").sink { _ in }`.
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             let subscription = (1...3).publisher.print("publisher").sink { _ in }
             _ = subscription
@@ -133,8 +133,8 @@ struct PrintTests {
             """)
     }
 
-    @Test func specTimeLoggerSeesLineAndTerminatorSeparately() {
-        // [002]'s `TimeLogger` skips writes that are empty once trimmed, i.e. the "\n"
+    @Test func bookTimeLoggerSeesLineAndTerminatorSeparately() {
+        // Kodeco ch. 10's `TimeLogger` skips writes that are empty once trimmed, i.e. the "\n"
         // terminators, and stamps every other write: one stamped line per event.
         final class TimeLogger: TextOutputStream {
             var stamped: [String] = []
@@ -157,7 +157,7 @@ struct PrintTests {
         ])
     }
 
-    @Test func specSinkZeroDemandAndJust() {
+    @Test func bookSinkZeroDemandAndJust() {
         let log = TextLog()
         let cancellable = Just(5).print("just", to: log).sink { _ in }
         _ = cancellable
@@ -169,7 +169,7 @@ struct PrintTests {
         ])
     }
 
-    @Test func specCancelledSinkPrintsReceiveCancel() {
+    @Test func bookCancelledSinkPrintsReceiveCancel() {
         let log = TextLog()
         let subject = PassthroughSubject<Int, Never>()
         let cancellable = subject.print("s", to: log).sink { _ in }

@@ -7,8 +7,8 @@ private enum Boom: Error, Equatable { case boom }
 
 @Suite("Publishers.Share", .tags(.concurrency))
 struct ShareTests {
-    @Test func specSharedRequestRunsOnce() {
-        // [002]: `dataTaskPublisher.map(\.data).print("shared").share()` with two sinks.
+    @Test func bookSharedRequestRunsOnce() {
+        // Kodeco ch. 13: `dataTaskPublisher.map(\.data).print("shared").share()` with two sinks.
         let log = TextLog()
         let upstream = TestUpstream<String, Boom>(name: "DataTaskPublisher")
         let shared = upstream.print("shared", to: log).share()
@@ -32,7 +32,7 @@ struct ShareTests {
         #expect(upstream.subscriptionCount == 1)
     }
 
-    @Test func specLateSubscriberGetsOnlyTheCompletion() {
+    @Test func bookLateSubscriberGetsOnlyTheCompletion() {
         let log = TextLog()
         let upstream = TestUpstream<String, Boom>(name: "DataTaskPublisher")
         let shared = upstream.print("shared", to: log).share()
@@ -81,9 +81,9 @@ struct ShareTests {
         }
     }
 
-    @Test func specSharedPublishedGivesInitialValueToFirstSubscriberOnly() {
-        // [003] note on `@Published hexText` + `share()`: the current value arrives at connect
-        // time, so only the first subscriber sees it.
+    @Test func bookSharedPublishedGivesInitialValueToFirstSubscriberOnly() {
+        // Kodeco ch. 19, the colour calculator's `@Published hexText` + `share()`: the current
+        // value arrives at connect time, so only the first subscriber sees it.
         final class Model: ObservableObject {
             @Published var hexText = "#"
         }

@@ -8,7 +8,7 @@ import Testing
 struct ZipTests {
     enum TestError: Error, Equatable { case boom }
 
-    /// The book's example ([004], reconstructed): the oldest unpaired values are paired.
+    /// Mastering iOS 14 ch. 13 (its example, reconstructed): the oldest unpaired values are paired.
     @Test func bookExamplePairsOldestValues() {
         let chars = PassthroughSubject<String, Never>()
         let numbers = PassthroughSubject<Int, Never>()
@@ -186,8 +186,9 @@ struct ZipTests {
         _ = cancellables
     }
 
-    /// [000] Pattern 7: step 1, then `Publishers.Zip3` of three parallel steps (Futures completed
-    /// on background threads) mapped to `true`, then steps 3 and 4, each started by `flatMap`.
+    /// Using Combine, pattern: sequencing asynchronous operations. Step 1, then `Publishers.Zip3`
+    /// of three parallel steps (Futures completed on background threads) mapped to `true`, then
+    /// steps 3 and 4, each started by `flatMap`.
     @Test func bookSequencingAsyncOperations() async {
         let log = Locked<[String]>([])
         func step(_ name: String) -> AnyPublisher<Bool, any Error> {

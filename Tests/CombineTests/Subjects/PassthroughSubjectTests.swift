@@ -295,7 +295,8 @@ struct PassthroughSubjectTests {
     }
 
     @Test func bookTestSinkReceiveDataThenError() {
-        // Using Combine §7.2: counts of values and completions after each send.
+        // Using Combine, testing: a PassthroughSubject to test a subscriber: counts of values and
+        // completions after each send.
         enum TestFailureCondition: Error { case anErrorExample }
         let subject = PassthroughSubject<String, Error>()
         var values = 0
