@@ -191,11 +191,10 @@ struct PassthroughSubjectTests {
     /// stays throughout loses nothing and is never called concurrently, and the subject lets go of
     /// every subscriber that cancelled.
     @Test func concurrentSubscribeSendCancel() async {
-        struct Weak: @unchecked Sendable { weak var object: AnyObject? }
         let subject = PassthroughSubject<Int, Never>()
         let witness = SerializationCheckingSubscriber<Int, Never>()
         subject.subscribe(witness)
-        let departed = Locked<[Weak]>([])
+        let departed = Locked<[WeakReference]>([])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
@@ -203,7 +202,7 @@ struct PassthroughSubjectTests {
                         let subscriber = ReleasingTestSubscriber<Int, Never>()
                         subject.subscribe(subscriber)
                         subscriber.cancel()
-                        departed.append(Weak(object: subscriber))
+                        departed.append(WeakReference(subscriber))
                     }
                 }
                 group.addTask {
