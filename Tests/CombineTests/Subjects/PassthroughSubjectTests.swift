@@ -84,34 +84,11 @@ struct PassthroughSubjectTests {
         let threads = 8
         let perThread = 10_000
         // Real OS threads, so the sends truly overlap whatever the size of the cooperative pool.
-        let done = DispatchGroup()
-        for _ in 0..<threads {
-            done.enter()
-            Thread {
-                for value in 0..<perThread { subject.send(value) }
-                done.leave()
-            }.start()
-        }
-        await withCheckedContinuation { continuation in
-            done.notify(queue: .global()) { continuation.resume() }
+        await onThreads(threads) { _ in
+            for value in 0..<perThread { subject.send(value) }
         }
         #expect(counter.values.count == threads * perThread)
         #expect(counter.overlaps == 0)
-    }
-
-    /// Runs `body` on `count` OS threads at once and waits for all of them.
-    private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-        let done = DispatchGroup()
-        for index in 0..<count {
-            done.enter()
-            Thread {
-                body(index)
-                done.leave()
-            }.start()
-        }
-        await withCheckedContinuation { continuation in
-            done.notify(queue: .global()) { continuation.resume() }
-        }
     }
 
     @Test func concurrentSendAndCompletionNothingAfterCompletion() async {
