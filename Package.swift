@@ -112,7 +112,7 @@ let package = Package(
         // unchanged (the book's code is written for the Swift 5 language mode).
         .testTarget(
             name: "BookCustomTypesTests",
-            dependencies: [combineDependency, "CombineTesting"],
+            dependencies: [combineDependency, "CombineTesting", "TestSupport"],
             swiftSettings: strict + [.swiftLanguageMode(.v5)]
         ),
 

@@ -1,35 +1,12 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
-/// Collects what the book's playground would print, one line per `print(_:to:)` call, without
-/// the timestamps `TimeLogger` adds (they vary from run to run).
-final class LineLogger: TextOutputStream, @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending = ""
-    private var _lines: [String] = []
-
-    func write(_ string: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        pending += string
-        while let newline = pending.firstIndex(of: "\n") {
-            _lines.append(String(pending[..<newline]))
-            pending = String(pending[pending.index(after: newline)...])
-        }
-    }
-
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return _lines
-    }
-}
-
-@Suite("Book custom types (source-003 §3)")
+@Suite("Book custom types (Kodeco ch. 18)")
 struct BookCustomTypesTests {
     @Test func shareReplayPlaygroundScenario() {
-        var logger = LineLogger()
+        var logger = TextLog()
         let subject = PassthroughSubject<Int, Never>()
         let publisher = subject.shareReplay(capacity: 2)
         subject.send(0)
@@ -133,7 +110,7 @@ struct BookCustomTypesTests {
     }
 
     @Test func dispatchTimerEmitsExactlySixValues() async {
-        let logger = LineLogger()
+        let logger = TextLog()
         // The book uses one-second ticks; 20 ms keeps the test short with the same behaviour.
         let publisher = Publishers.timer(interval: .milliseconds(20), times: .max(6))
         let start = DispatchTime.now()
@@ -160,7 +137,7 @@ struct BookCustomTypesTests {
     }
 
     @Test func dispatchTimerStopsWhenCancelled() async {
-        let logger = LineLogger()
+        let logger = TextLog()
         let publisher = Publishers.timer(interval: .milliseconds(20))
         // The book cancels after 3.5 intervals and sees three values; cancelling from the sink
         // right after the third value gives the same count without depending on timing.

@@ -1,6 +1,6 @@
-// Book code from the project's source documents (Kodeco, Combine: Asynchronous Programming with
-// Swift, part 4, "Custom Publishers & Handling Backpressure"), copied unchanged from
-// /work/shared/spec/source-003.md §3.4. It must compile against our Combine as it does against Apple's.
+// Book code from Kodeco, "Combine: Asynchronous Programming with Swift", ch. 18 "Custom
+// Publishers & Handling Backpressure", copied unchanged. It must compile against our Combine as it
+// does against Apple's.
 
 import Combine
 import Foundation

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// `URLSession.dataTaskPublisher` against a real HTTP server on 127.0.0.1 (FlyingFox), with the
-/// routes the spec's worked examples need: `/ip` (JSON), `/missing` (404), `/error` (500),
+/// routes the books' worked examples need: `/ip` (JSON), `/missing` (404), `/error` (500),
 /// `/count` (counts hits), `/flaky` (500 twice, then JSON), `/slow` (answers after 2 s) and
 /// `/hang` (answers after 30 s).
 @Suite("URLSession.DataTaskPublisher", .serialized)
@@ -153,9 +153,10 @@ struct URLSessionDataTaskPublisherTests {
     }
 
     @Test func retryResubscribesAndHitsTheServerAgain() async throws {
-        // Spec: a `/flaky` route that fails and then succeeds counts the attempts; `retry(3)` on a
-        // route that always fails makes exactly 4 requests. The status check comes before `retry`
-        // here so that HTTP errors are retried too.
+        // Using Combine, pattern: retrying on transient failure. A `/flaky` route that fails and
+        // then succeeds counts the attempts; `retry(3)` on a route that always fails makes exactly
+        // 4 requests. The status check comes before `retry` here so that HTTP errors are retried
+        // too.
         let flakyHits = HitCounter()
         let (flakyServer, flakyBase) = try await Self.startServer(hits: flakyHits)
         defer { Task { await flakyServer.stop() } }

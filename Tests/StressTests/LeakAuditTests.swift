@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 /// One table over the publishers and operators: after the subscriber cancels, after the upstream

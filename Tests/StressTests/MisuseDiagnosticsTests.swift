@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 /// The misuse Apple's Combine traps on traps here too, with a message naming the rule, in release
@@ -66,10 +67,10 @@ struct MisuseDiagnosticsTests {
     @Test func sinkCancelsASecondSubscription() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
         let first = PassthroughSubject<Int, Never>()
-        let second = TrackingSubscription()
+        let second = RecordingSubscription()
         first.subscribe(sink)
         sink.receive(subscription: second)
-        #expect(second.cancelled)
+        #expect(second.isCancelled)
         #expect(second.requests.isEmpty)
         sink.cancel()
     }
@@ -77,22 +78,11 @@ struct MisuseDiagnosticsTests {
     @Test func assignCancelsASecondSubscription() {
         final class Target { var value = 0 }
         let assign = Subscribers.Assign<Target, Int>(object: Target(), keyPath: \.value)
-        let second = TrackingSubscription()
+        let second = RecordingSubscription()
         PassthroughSubject<Int, Never>().subscribe(assign)
         assign.receive(subscription: second)
-        #expect(second.cancelled)
+        #expect(second.isCancelled)
         #expect(second.requests.isEmpty)
         assign.cancel()
     }
-}
-
-/// A subscription that records what it is asked.
-final class TrackingSubscription: Subscription, @unchecked Sendable {
-    let lock = NSLock()
-    private var _requests: [Subscribers.Demand] = []
-    private var _cancelled = false
-    var requests: [Subscribers.Demand] { lock.withLock { _requests } }
-    var cancelled: Bool { lock.withLock { _cancelled } }
-    func request(_ demand: Subscribers.Demand) { lock.withLock { _requests.append(demand) } }
-    func cancel() { lock.withLock { _cancelled = true } }
 }

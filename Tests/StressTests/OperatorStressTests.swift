@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 /// Concurrent `send`, `request`, `cancel` and subscribe against the subjects and every operator
@@ -281,7 +282,7 @@ struct OperatorStressTests {
     @Test func future() {
         let c = Checker()
         for round in 0..<Stress.rounds(3_000) {
-            let promise = Shared<Future<Int, StressError>.Promise?>(nil)
+            let promise = Locked<Future<Int, StressError>.Promise?>(nil)
             let future = Future<Int, StressError> { fulfil in promise.withLock { $0 = fulfil } }
             let fulfil = UncheckedBox(promise.current!)
             let subscribers = (0..<4).map { _ in ContractSubscriber<Int, StressError>() }
@@ -319,7 +320,7 @@ struct OperatorStressTests {
         for round in 0..<Stress.rounds(1_200) {
             let model = Model()
             let full = ContractSubscriber<Int, Never>()
-            let changes = Shared(0)
+            let changes = Locked(0)
             let changeCancellable = model.objectWillChange.sink { _ in changes.withLock { $0 += 1 } }
             model.$value.subscribe(full)
             let victim = ContractSubscriber<Int, Never>()

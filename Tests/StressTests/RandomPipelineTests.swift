@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 /// A small, fast, seedable generator (SplitMix64), so every random pipeline can be replayed from
@@ -210,7 +211,7 @@ struct PipelineCase: CustomStringConvertible {
             .eraseToAnyPublisher()
         for stage in stages { publisher = stage.apply(publisher) }
         let perValue = perValueDemand
-        let counter = Shared(0)
+        let counter = Locked(0)
         let subscriber = ContractSubscriber<Int, StressError>(
             initial: initialDemand == 100 ? .unlimited : .max(initialDemand),
             perValue: .none,

@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 /// How many rounds a stress test runs: `base` scaled by the `STRESS_ROUNDS` environment variable
@@ -170,27 +171,6 @@ final class ContractSubscriber<Input, Failure: Error>: Subscriber, Cancellable, 
         let violations = allViolations
         checker.expect(violations.isEmpty, "\(label()): \(violations.prefix(5))", sourceLocation: sourceLocation)
     }
-}
-
-/// A `Sendable` box for test state shared with the worker threads.
-final class Shared<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-    var current: Value { lock.withLock { value } }
-}
-
-/// Marks an object captured by a closure so a test can see that the closure has been released.
-final class CaptureToken: @unchecked Sendable {
-    init() {}
-}
-
-/// Makes a `Sendable` wrapper for values that are only touched by the test's own threads in a
-/// controlled way (subjects, subscribers and cancellables are thread-safe by contract).
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
 
 /// Records failed expectations and counts them, so a stress loop can stop at its first bad round

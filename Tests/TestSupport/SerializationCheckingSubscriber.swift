@@ -2,10 +2,11 @@ import Combine
 import Foundation
 import Synchronization
 
-/// A subscriber for thread-safety tests: records every value and completion and detects calls
+/// The subscriber for thread-safety tests: records every value and completion and detects calls
 /// that overlap (Combine requires calls into one subscriber to be serialised) with an atomic
-/// in-flight counter. Requests `.unlimited`, or `initialDemand` and then `demandAfterValue`.
-public final class SerializationCheckingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+/// in-flight counter. Requests `.unlimited`, or `initialDemand` (nothing when it is `.none`) and
+/// then `demandAfterValue`; the test can request more and cancel through it.
+public final class SerializationCheckingSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     private let overlapCount = Atomic<Int>(0)
     private let lock = NSLock()
@@ -34,7 +35,7 @@ public final class SerializationCheckingSubscriber<Input, Failure: Error>: Subsc
     public func receive(subscription: any Subscription) {
         enter()
         lock.withLock { _subscription = subscription }
-        subscription.request(initialDemand)
+        if initialDemand > .none { subscription.request(initialDemand) }
         leave()
     }
 
@@ -59,6 +60,16 @@ public final class SerializationCheckingSubscriber<Input, Failure: Error>: Subsc
         leave()
     }
 
+    /// Requests `demand` through the received subscription.
+    public func request(_ demand: Subscribers.Demand) {
+        subscription?.request(demand)
+    }
+
+    /// Cancels the received subscription.
+    public func cancel() {
+        subscription?.cancel()
+    }
+
     /// Number of calls that started while another was still running.
     public var overlaps: Int { overlapCount.load(ordering: .relaxed) }
     /// Values received, in order.
@@ -69,4 +80,13 @@ public final class SerializationCheckingSubscriber<Input, Failure: Error>: Subsc
     public var eventsAfterCompletion: Int { lock.withLock { _eventsAfterCompletion } }
     /// The subscription received.
     public var subscription: (any Subscription)? { lock.withLock { _subscription } }
+}
+
+extension SerializationCheckingSubscriber where Input == Int {
+    /// Whether the values received form one run of consecutive integers (a subscriber that joined
+    /// late or left early still sees no gap and no reordering).
+    public var valuesAreConsecutive: Bool {
+        let seen = values
+        return zip(seen, seen.dropFirst()).allSatisfy { $1 == $0 + 1 }
+    }
 }

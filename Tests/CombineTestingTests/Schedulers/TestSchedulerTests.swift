@@ -1,15 +1,8 @@
 import Combine
 import CombineTesting
 import Foundation
+import TestSupport
 import Testing
-
-/// A reference box so `@Sendable`-free closures can record into shared state in tests.
-private final class Log<Element>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Element] = []
-    func append(_ element: Element) { lock.withLock { storage.append(element) } }
-    var items: [Element] { lock.withLock { storage } }
-}
 
 @Suite("TestScheduler")
 struct TestSchedulerTests {
@@ -38,42 +31,42 @@ struct TestSchedulerTests {
 
     @Test func nothingRunsUntilTheClockMoves() {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         scheduler.schedule { log.append(scheduler.now.ticks) }
         scheduler.schedule(after: 3) { log.append(scheduler.now.ticks) }
-        #expect(log.items.isEmpty)
+        #expect(log.current.isEmpty)
         #expect(scheduler.pendingActionCount == 2)
         #expect(scheduler.nextActionDate == 0)
         scheduler.advance()
-        #expect(log.items == [0])
+        #expect(log.current == [0])
         scheduler.advance(by: 2)
-        #expect(log.items == [0])
+        #expect(log.current == [0])
         #expect(scheduler.now == 2)
         scheduler.advance(by: 1)
-        #expect(log.items == [0, 3])
+        #expect(log.current == [0, 3])
         #expect(scheduler.pendingActionCount == 0)
         #expect(scheduler.nextActionDate == nil)
     }
 
     @Test func actionsSeeTheirDueTimeAndTheClockEndsAtTheTarget() {
         let scheduler = TestScheduler(now: 10)
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         for due in [15, 12, 30] {
             scheduler.schedule(after: Time(ticks: due)) { log.append(scheduler.now.ticks) }
         }
         scheduler.advance(to: 20)
-        #expect(log.items == [12, 15])
+        #expect(log.current == [12, 15])
         #expect(scheduler.now == 20)
         scheduler.advance(to: 5)  // never backwards
         #expect(scheduler.now == 20)
         scheduler.run()
-        #expect(log.items == [12, 15, 30])
+        #expect(log.current == [12, 15, 30])
         #expect(scheduler.now == 30)
     }
 
     @Test func sameInstantIsFIFOIncludingWorkScheduledByActions() {
         let scheduler = TestScheduler()
-        let log = Log<String>()
+        let log = Locked<[String]>([])
         scheduler.schedule(after: 5) {
             log.append("a")
             scheduler.schedule { log.append("a.now") }
@@ -85,69 +78,69 @@ struct TestSchedulerTests {
         scheduler.schedule(after: 6) { log.append("c") }
         scheduler.schedule(after: 5) { log.append("d") }
         scheduler.advance(by: 5)
-        #expect(log.items == ["a", "b", "d", "a.now", "a.5", "a.past"])
+        #expect(log.current == ["a", "b", "d", "a.now", "a.5", "a.past"])
         scheduler.advance(by: 1)
-        #expect(log.items == ["a", "b", "d", "a.now", "a.5", "a.past", "c", "a.6"])
+        #expect(log.current == ["a", "b", "d", "a.now", "a.5", "a.past", "c", "a.6"])
     }
 
     @Test func pastDatesRunAtTheCurrentInstantInOrder() {
         let scheduler = TestScheduler(now: 100)
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         scheduler.schedule { log.append(1) }
         scheduler.schedule(after: 3) { log.append(2) }
         scheduler.advance()
-        #expect(log.items == [1, 2])
+        #expect(log.current == [1, 2])
         #expect(scheduler.now == 100)
     }
 
     @Test func repeatingActions() {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         let token = scheduler.schedule(after: 2, interval: 3) { log.append(scheduler.now.ticks) }
         scheduler.advance(by: 1)
-        #expect(log.items.isEmpty)
+        #expect(log.current.isEmpty)
         scheduler.advance(by: 10)
-        #expect(log.items == [2, 5, 8, 11])
+        #expect(log.current == [2, 5, 8, 11])
         #expect(scheduler.pendingActionCount == 1)
         token.cancel()
         #expect(scheduler.pendingActionCount == 0)
         scheduler.advance(by: 10)
-        #expect(log.items == [2, 5, 8, 11])
+        #expect(log.current == [2, 5, 8, 11])
         token.cancel()  // idempotent
     }
 
     @Test func repeatingActionInterleavesWithOneShotsFIFO() {
         let scheduler = TestScheduler()
-        let log = Log<String>()
+        let log = Locked<[String]>([])
         let token = scheduler.schedule(after: 1, interval: 2) { log.append("r\(scheduler.now.ticks)") }
         scheduler.schedule(after: 3) { log.append("o3") }
         scheduler.advance(to: 5)
         // At tick 3 the one-shot was queued before the repetition was re-armed, so it runs first.
-        #expect(log.items == ["r1", "o3", "r3", "r5"])
+        #expect(log.current == ["r1", "o3", "r3", "r5"])
         token.cancel()
     }
 
     @Test func repeatingActionCancelledFromInsideItself() {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         nonisolated(unsafe) var token: (any Cancellable)?
         token = scheduler.schedule(after: 0, interval: 1) {
             log.append(scheduler.now.ticks)
             if scheduler.now == 2 { token?.cancel() }
         }
         scheduler.run()
-        #expect(log.items == [0, 1, 2])
+        #expect(log.current == [0, 1, 2])
         #expect(scheduler.now == 2)
     }
 
     @Test func cancelAllDropsEverything() {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         scheduler.schedule(after: 1) { log.append(1) }
         let token = scheduler.schedule(after: 1, interval: 1) { log.append(2) }
         scheduler.cancelAllScheduledActions()
         scheduler.advance(by: 5)
-        #expect(log.items.isEmpty)
+        #expect(log.current.isEmpty)
         token.cancel()
     }
 
@@ -165,16 +158,16 @@ struct TestSchedulerTests {
 
     @Test func toleranceIsIgnoredAndMinimumIsZero() {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         #expect(scheduler.minimumTolerance == 0)
         scheduler.schedule(after: 4, tolerance: .seconds(10)) { log.append(scheduler.now.ticks) }
         scheduler.advance(by: 4)
-        #expect(log.items == [4])
+        #expect(log.current == [4])
     }
 
     @Test func asyncAdvanceRunsEverythingBeforeReturning() async {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         for tick in 1...50 {
             scheduler.schedule(after: Time(ticks: tick)) {
                 log.append(tick)
@@ -182,24 +175,24 @@ struct TestSchedulerTests {
             }
         }
         await scheduler.advance(by: 25)
-        #expect(log.items.count == 50)
-        #expect(log.items.prefix(4) == [1, -1, 2, -2])
+        #expect(log.current.count == 50)
+        #expect(log.current.prefix(4) == [1, -1, 2, -2])
         await scheduler.advance(to: 30)
-        #expect(log.items.count == 60)
+        #expect(log.current.count == 60)
         await scheduler.run()
-        #expect(log.items.count == 100)
+        #expect(log.current.count == 100)
         #expect(scheduler.now == 50)
     }
 
     @Test func asyncAdvanceRunsActionsOnTheCallingTask() async {
         let scheduler = TestScheduler()
         let caller = withUnsafeCurrentTask { $0 }
-        let seen = Log<UnsafeCurrentTask?>()
+        let seen = Locked<[UnsafeCurrentTask?]>([])
         scheduler.schedule(after: 1) { seen.append(withUnsafeCurrentTask { $0 }) }
         scheduler.schedule(after: 2) { seen.append(withUnsafeCurrentTask { $0 }) }
         await scheduler.advance(by: 2)
         #expect(caller != nil)
-        #expect(seen.items == [caller, caller])
+        #expect(seen.current == [caller, caller])
     }
 
     @MainActor
@@ -215,9 +208,9 @@ struct TestSchedulerTests {
         #expect(isolated == [true])
     }
 
-    @Test func schedulingFromManyThreadsLosesNothing() async {
+    @Test(.tags(.concurrency)) func schedulingFromManyThreadsLosesNothing() async {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
@@ -228,13 +221,13 @@ struct TestSchedulerTests {
             }
         }
         await scheduler.advance(by: 10)
-        #expect(log.items.count == 1600)
+        #expect(log.current.count == 1600)
         #expect(scheduler.pendingActionCount == 0)
     }
 
-    @Test func advancingWhileOtherThreadsScheduleAndCancel() async {
+    @Test(.tags(.concurrency)) func advancingWhileOtherThreadsScheduleAndCancel() async {
         let scheduler = TestScheduler()
-        let log = Log<Int>()
+        let log = Locked<[Int]>([])
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for _ in 0..<500 { await scheduler.advance(by: 1) }
@@ -250,7 +243,7 @@ struct TestSchedulerTests {
             }
         }
         await scheduler.run()
-        #expect(log.items.filter { $0 >= 0 }.count == 800)
+        #expect(log.current.filter { $0 >= 0 }.count == 800)
         #expect(scheduler.pendingActionCount == 0)
     }
 }

@@ -1,33 +1,9 @@
 import Combine
 import Foundation
+import TestSupport
 
 // Test-only machinery for the AsyncPublisher / AsyncThrowingPublisher suites. Names carry the
 // `AsyncProbe` prefix so they cannot collide with other people's helpers in this test target.
-
-/// A subscription that records what the subscriber asked and tells its publisher when cancelled.
-final class AsyncProbeSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _requests: [Subscribers.Demand] = []
-    private var _cancelled = false
-    var onCancel: (@Sendable () -> Void)?
-
-    func request(_ demand: Subscribers.Demand) {
-        lock.withLock { _requests.append(demand) }
-    }
-
-    func cancel() {
-        let hook: (@Sendable () -> Void)? = lock.withLock {
-            _cancelled = true
-            defer { onCancel = nil }
-            return onCancel
-        }
-        hook?()
-    }
-
-    var requests: [Subscribers.Demand] { lock.withLock { _requests } }
-    var isCancelled: Bool { lock.withLock { _cancelled } }
-    var description: String { "AsyncProbe" }
-}
 
 /// A publisher that keeps its one subscriber only until it completes or cancels (so weak
 /// references can prove everything is released), and can hold the subscription back so the test
@@ -38,20 +14,19 @@ final class AsyncProbePublisher<Output, Failure: Error>: Publisher, @unchecked S
     private var deliver: ((Output) -> Subscribers.Demand)?
     private var finish: ((Subscribers.Completion<Failure>) -> Void)?
     private var attach: (() -> Void)?
-    private var _subscription: AsyncProbeSubscription?
+    private var _subscription: RecordingSubscription?
     private var _subscribed = 0
     /// The last subscriber, weakly, to check that it is released.
     weak var weakSubscriber: AnyObject?
     /// The last subscription, weakly.
-    weak var weakSubscription: AsyncProbeSubscription?
+    weak var weakSubscription: RecordingSubscription?
 
     init(deferSubscription: Bool = false) {
         self.deferSubscription = deferSubscription
     }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = AsyncProbeSubscription()
-        subscription.onCancel = { [weak self] in self?.release() }
+        let subscription = RecordingSubscription(name: "AsyncProbe", onCancel: { [weak self] in self?.release() })
         lock.withLock {
             _subscribed += 1
             deliver = { subscriber.receive($0) }
@@ -82,7 +57,7 @@ final class AsyncProbePublisher<Output, Failure: Error>: Publisher, @unchecked S
         }
     }
 
-    var subscription: AsyncProbeSubscription? { lock.withLock { _subscription } }
+    var subscription: RecordingSubscription? { lock.withLock { _subscription } }
     var subscribedCount: Int { lock.withLock { _subscribed } }
     var requests: [Subscribers.Demand] { weakSubscription?.requests ?? [] }
 
@@ -101,25 +76,4 @@ final class AsyncProbePublisher<Output, Failure: Error>: Publisher, @unchecked S
 
 struct AsyncProbeError: Error, Equatable {
     let code: Int
-}
-
-/// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-@discardableResult
-func asyncProbeEventually(
-    within seconds: Double = 5, _ condition: () -> Bool
-) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return true
-}
-
-/// A thread-safe counter for tests.
-final class AsyncProbeCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("AsyncPublisher")
+@Suite("AsyncPublisher", .tags(.concurrency))
 struct AsyncPublisherTests {
     typealias Probe = AsyncProbePublisher<Int, Never>
 
@@ -21,12 +21,12 @@ struct AsyncPublisherTests {
             return received
         }
         for index in 1...5 {
-            #expect(await asyncProbeEventually { probe.requests.count == index })
+            #expect(await eventually { probe.requests.count == index })
             // Exactly one outstanding request at a time.
             #expect(probe.requests == Array(repeating: .max(1), count: index))
             probe.send(index * 10)
         }
-        #expect(await asyncProbeEventually { probe.requests.count == 6 })
+        #expect(await eventually { probe.requests.count == 6 })
         let subscription = probe.subscription
         probe.send(completion: .finished)
         #expect(await consumer.value == [10, 20, 30, 40, 50])
@@ -55,7 +55,7 @@ struct AsyncPublisherTests {
         var iterator = probe.values.makeAsyncIterator()
         #expect(probe.send(1) == .none)  // no next() waiting: dropped
         let consumer = Task { await iterator.next() }
-        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        #expect(await eventually { probe.requests.count == 1 })
         #expect(probe.send(2) == .none)
         #expect(await consumer.value == 2)
     }
@@ -67,13 +67,13 @@ struct AsyncPublisherTests {
             for await value in probe.values { received.append(value) }
             return received
         }
-        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        #expect(await eventually { probe.requests.count == 1 })
         probe.send(1)
-        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        #expect(await eventually { probe.requests.count == 2 })
         consumer.cancel()
         #expect(await consumer.value == [1], "the loop ends normally on cancellation")
         #expect(probe.weakSubscription?.isCancelled ?? true)
-        #expect(await asyncProbeEventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
+        #expect(await eventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
     }
 
     @Test func taskCancelledBeforeNextNeverWaits() async {
@@ -99,7 +99,7 @@ struct AsyncPublisherTests {
             var iterator = probe.values.makeAsyncIterator()
             return await iterator.next()
         }
-        #expect(await asyncProbeEventually { probe.subscribedCount == 1 })
+        #expect(await eventually { probe.subscribedCount == 1 })
         consumer.cancel()
         #expect(await consumer.value == nil)
         let subscription = probe.subscription
@@ -114,11 +114,11 @@ struct AsyncPublisherTests {
             var iterator = probe.values.makeAsyncIterator()
             return await iterator.next()
         }
-        #expect(await asyncProbeEventually { probe.subscribedCount == 1 })
+        #expect(await eventually { probe.subscribedCount == 1 })
         // Give the task time to suspend in next() before the subscription arrives.
         try? await Task.sleep(nanoseconds: 20_000_000)
         probe.attachNow()
-        #expect(await asyncProbeEventually { probe.requests == [.max(1)] })
+        #expect(await eventually { probe.requests == [.max(1)] })
         probe.send(7)
         #expect(await consumer.value == 7)
     }
@@ -130,12 +130,12 @@ struct AsyncPublisherTests {
             for await _ in probe.values { count += 1 }
             return count
         }
-        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        #expect(await eventually { probe.requests.count == 1 })
         probe.send(1)
-        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        #expect(await eventually { probe.requests.count == 2 })
         probe.send(completion: .finished)
         #expect(await consumer.value == 1)
-        #expect(await asyncProbeEventually { probe.weakSubscriber == nil })
+        #expect(await eventually { probe.weakSubscriber == nil })
     }
 
     @Test func leavingTheLoopEarlyCancelsTheSubscription() async {
@@ -144,12 +144,12 @@ struct AsyncPublisherTests {
             for await value in probe.values where value == 2 { return value }
             return -1
         }
-        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        #expect(await eventually { probe.requests.count == 1 })
         probe.send(1)
-        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        #expect(await eventually { probe.requests.count == 2 })
         probe.send(2)
         #expect(await consumer.value == 2)
-        #expect(await asyncProbeEventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
+        #expect(await eventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
     }
 
     @Test func eachIteratorIsASubscriptionOfItsOwn() async {
@@ -203,10 +203,10 @@ extension AsyncPublisherTests {
             return received
         }
         for value in 1...3 {
-            #expect(await asyncProbeEventually { upstream.calls.count == value })
+            #expect(await eventually { upstream.calls.count == value })
             upstream.send(value)
         }
-        #expect(await asyncProbeEventually { upstream.calls.count == 4 })
+        #expect(await eventually { upstream.calls.count == 4 })
         upstream.send(completion: .finished)
         #expect(await consumer.value == [1, 2, 3])
         #expect(upstream.calls == Array(repeating: .request(.max(1)), count: 4))
@@ -236,7 +236,7 @@ extension AsyncPublisherTests {
     /// subject finishes.
     @Test func stressThousandConsumersOfOneSubject() async {
         let subject = PassthroughSubject<Int, Never>()
-        let subscribed = AsyncProbeCounter()
+        let subscribed = Locked(0)
         let consumerCount = 1_000
         let valueCount = 300
         var consumers: [Task<[Int], Never>] = []
@@ -250,7 +250,7 @@ extension AsyncPublisherTests {
                 return received
             })
         }
-        #expect(await asyncProbeEventually(within: 30) { subscribed.value == consumerCount })
+        #expect(await eventually(within: 30) { subscribed.current == consumerCount })
         let producer = Task {
             for value in 0..<valueCount {
                 subject.send(value)

@@ -1,8 +1,9 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("AsyncThrowingPublisher")
+@Suite("AsyncThrowingPublisher", .tags(.concurrency))
 struct AsyncThrowingPublisherTests {
     typealias Probe = AsyncProbePublisher<Int, AsyncProbeError>
 
@@ -21,17 +22,17 @@ struct AsyncThrowingPublisherTests {
             return (received, afterFailure)
         }
         for index in 1...3 {
-            #expect(await asyncProbeEventually { probe.requests.count == index })
+            #expect(await eventually { probe.requests.count == index })
             probe.send(index)
         }
-        #expect(await asyncProbeEventually { probe.requests.count == 4 })
+        #expect(await eventually { probe.requests.count == 4 })
         let subscription = probe.subscription
         probe.send(completion: .failure(AsyncProbeError(code: 3)))
         let (received, afterFailure) = try await consumer.value
         #expect(received == [1, 2, 3])
         #expect(afterFailure == nil)
         #expect(subscription?.requests == Array(repeating: .max(1), count: 4))
-        #expect(await asyncProbeEventually { probe.weakSubscriber == nil })
+        #expect(await eventually { probe.weakSubscriber == nil })
     }
 
     @Test func failureBeforeNextIsThrownByTheFirstCall() async throws {
@@ -49,9 +50,9 @@ struct AsyncThrowingPublisherTests {
             for try await value in probe.values { received.append(value) }
             return received
         }
-        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        #expect(await eventually { probe.requests.count == 1 })
         probe.send(42)
-        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        #expect(await eventually { probe.requests.count == 2 })
         probe.send(completion: .finished)
         #expect(try await consumer.value == [42])
     }
@@ -69,11 +70,11 @@ struct AsyncThrowingPublisherTests {
             for try await value in probe.values { received.append(value) }
             return received
         }
-        #expect(await asyncProbeEventually { probe.requests.count == 1 })
+        #expect(await eventually { probe.requests.count == 1 })
         probe.send(5)
-        #expect(await asyncProbeEventually { probe.requests.count == 2 })
+        #expect(await eventually { probe.requests.count == 2 })
         consumer.cancel()
         #expect(try await consumer.value == [5])
-        #expect(await asyncProbeEventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
+        #expect(await eventually { probe.weakSubscriber == nil && probe.weakSubscription == nil })
     }
 }

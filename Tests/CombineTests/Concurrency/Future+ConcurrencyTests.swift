@@ -1,8 +1,9 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Future+Concurrency")
+@Suite("Future+Concurrency", .tags(.concurrency))
 struct FutureConcurrencyTests {
     @Test func valueOfAnAlreadyFulfilledFuture() async {
         let future = Future<Int, Never> { promise in promise(.success(3)) }

@@ -1,16 +1,10 @@
 import Combine
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("AnyCancellable")
 struct AnyCancellableTests {
-    private final class Counter: Cancellable, @unchecked Sendable {
-        let lock = NSLock()
-        private var _count = 0
-        var count: Int { lock.withLock { _count } }
-        func cancel() { lock.withLock { _count += 1 } }
-    }
-
     @Test func closureRunsOnceOnCancelAndNotAgainOnDeinit() {
         var runs = 0
         do {
@@ -26,16 +20,16 @@ struct AnyCancellableTests {
         var runs = 0
         do { _ = AnyCancellable { runs += 1 } }
         #expect(runs == 1)
-        let counter = Counter()
+        let counter = RecordingSubscription()
         do { _ = AnyCancellable(counter) }
-        #expect(counter.count == 1)
+        #expect(counter.cancelCount == 1)
     }
 
     @Test func cancellableIsCancelledOnceAndReleased() {
-        weak var weakCounter: Counter?
+        weak var weakCounter: RecordingSubscription?
         let cancellable: AnyCancellable
         do {
-            let counter = Counter()
+            let counter = RecordingSubscription()
             weakCounter = counter
             cancellable = AnyCancellable(counter)
         }
@@ -59,13 +53,13 @@ struct AnyCancellableTests {
         #expect(weakToken == nil)
     }
 
-    @Test func concurrentCancelsRunTheActionExactlyOnce() {
+    @Test(.tags(.concurrency)) func concurrentCancelsRunTheActionExactlyOnce() {
         for _ in 0..<500 {
-            let counter = Counter()
+            let counter = RecordingSubscription()
             let cancellable = AnyCancellable(counter)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in cancellable.cancel() }
-            #expect(counter.count == 1)
-            if counter.count != 1 { break }
+            #expect(counter.cancelCount == 1)
+            if counter.cancelCount != 1 { break }
         }
     }
 
@@ -80,7 +74,7 @@ struct AnyCancellableTests {
         second.store(in: &set)
         #expect(set.count == 2)
         var array: [AnyCancellable] = []
-        AnyCancellable(Counter()).store(in: &array)
+        AnyCancellable(RecordingSubscription()).store(in: &array)
         #expect(array.count == 1)
     }
 }

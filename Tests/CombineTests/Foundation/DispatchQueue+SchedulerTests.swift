@@ -22,7 +22,8 @@ struct DispatchQueueSchedulerTests {
         #expect(Stride(.milliseconds(7)) == .milliseconds(7))
         #expect(Stride(.never).magnitude == Int.max)
         #expect(Stride.seconds(2).timeInterval == .nanoseconds(2_000_000_000))
-        // Spec: `DispatchQueue.SchedulerTimeType.Stride(integerLiteral: Int.random(in: 1..<5))` is seconds.
+        // Using Combine, pattern: retrying on transient failure: `Stride(integerLiteral:
+        // Int.random(in: 1..<5))` is seconds.
         #expect(Stride(integerLiteral: 3) == .seconds(3))
         #expect(Stride(exactly: 4) == .seconds(4))
         #expect(Stride(exactly: Int.max) == nil)
@@ -73,28 +74,28 @@ struct DispatchQueueSchedulerTests {
     }
 
     @Test func repeatingScheduleReallyStopsWhenCancelled() async throws {
-        // Spec (Kodeco §5.6): `queue.schedule(after: queue.now, interval: .seconds(1)) { … }`
-        // starts at once and returns a Cancellable; here with a 20 ms interval.
+        // Kodeco ch. 11, DispatchQueue: `queue.schedule(after: queue.now, interval: .seconds(1)) {
+        // … }` starts at once and returns a Cancellable; here with a 20 ms interval.
         let queue = DispatchQueue(label: "dispatch.repeat")
-        let counter = LockedCounter()
+        let counter = Locked(0)
         let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(20)) {
             counter.increment()
         }
         try await Task.sleep(for: .milliseconds(150))
         cancellable.cancel()
         queue.sync {}
-        let atCancel = counter.value
+        let atCancel = counter.current
         #expect(atCancel >= 2)
         try await Task.sleep(for: .milliseconds(100))
-        #expect(counter.value == atCancel)
+        #expect(counter.current == atCancel)
     }
 
     @Test func bookExampleTimerEmitsThroughASubject() async throws {
-        // Spec (Kodeco §5.6): a repeating schedule feeding a PassthroughSubject prints
+        // Kodeco ch. 11, DispatchQueue: a repeating schedule feeding a PassthroughSubject prints
         // "Timer emitted 0", "Timer emitted 1", …
         let queue = DispatchQueue(label: "dispatch.timer.subject")
         let source = PassthroughSubject<Int, Never>()
-        let lines = LockedLines()
+        let lines = Locked<[String]>([])
         let subscription = source.sink { lines.append("Timer emitted \($0)") }
         var counter = 0
         let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(10)) {
@@ -104,17 +105,17 @@ struct DispatchQueueSchedulerTests {
         try await Task.sleep(for: .milliseconds(200))
         cancellable.cancel()
         queue.sync {}
-        let printed = lines.all
+        let printed = lines.current
         #expect(printed.count >= 3)
         #expect(Array(printed.prefix(3)) == ["Timer emitted 0", "Timer emitted 1", "Timer emitted 2"])
         subscription.cancel()
     }
 
     @Test func bookChallengeStopTheTimerWithAOneShotSchedule() async throws {
-        // Spec (Kodeco ch. 17 challenge 1): stop a repeating schedule with
+        // Kodeco ch. 17, challenge 1: stop a repeating schedule with
         // `serialQueue.schedule(after: serialQueue.now.advanced(by: .seconds(4)))`; scaled to 100 ms.
         let serialQueue = DispatchQueue(label: "Serial queue")
-        let counter = LockedCounter()
+        let counter = Locked(0)
         let subscription = serialQueue.schedule(after: serialQueue.now, interval: .milliseconds(20)) {
             counter.increment()
         }
@@ -122,10 +123,10 @@ struct DispatchQueueSchedulerTests {
             subscription.cancel()
         }
         try await Task.sleep(for: .milliseconds(200))
-        let stopped = counter.value
+        let stopped = counter.current
         #expect(stopped >= 2 && stopped <= 7)
         try await Task.sleep(for: .milliseconds(100))
-        #expect(counter.value == stopped)
+        #expect(counter.current == stopped)
     }
 
     /// `DispatchQueue.main` delivers on the main queue. Under `swift test` the test runner's
@@ -146,20 +147,4 @@ struct DispatchQueueSchedulerTests {
         }
         #expect(label == "main")
     }
-}
-
-/// A counter shared with scheduled closures.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
-}
-
-/// Lines printed by scheduled closures, in order.
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
 }

@@ -38,7 +38,8 @@ struct NotificationCenterPublisherTests {
     }
 
     @Test func bookExampleObjectCarriesThePayload() {
-        // Spec ([004]): post(name: "networkResult", object: response) and map `$0.object`.
+        // Mastering iOS 14 ch. 13: post(name: "networkResult", object: response) and map
+        // `$0.object`.
         let center = NotificationCenter()
         var results: [String] = []
         let cancellable = center.publisher(for: Notification.Name("networkResult"))

@@ -18,7 +18,7 @@ struct OperationQueueSchedulerTests {
         #expect(Stride.microseconds(1).magnitude == 0.000_001)
     }
 
-    /// Spec (Kodeco ch. 17 §OperationQueue): `(1...10).publisher.receive(on: queue)` on a default
+    /// Kodeco ch. 17, OperationQueue: `(1...10).publisher.receive(on: queue)` on a default
     /// `OperationQueue` delivers every value, possibly out of order and on many threads, because
     /// the queue runs operations concurrently. Only the set of values is stable.
     @Test func bookExampleConcurrentQueueDeliversEveryValueInSomeOrder() {
@@ -38,12 +38,12 @@ struct OperationQueueSchedulerTests {
     @Test func bookExampleSerialQueueKeepsOrder() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        let lines = LockedLines()
+        let lines = Locked<[String]>([])
         let cancellable = (1...10).publisher
             .receive(on: queue)
             .sink { lines.append("Received \($0)") }
         queue.waitUntilAllOperationsAreFinished()
-        #expect(lines.all == (1...10).map { "Received \($0)" })
+        #expect(lines.current == (1...10).map { "Received \($0)" })
         cancellable.cancel()
     }
 
@@ -58,14 +58,14 @@ struct OperationQueueSchedulerTests {
         }
         #expect(elapsed >= 0.07)
 
-        let counter = LockedCounter()
+        let counter = Locked(0)
         let cancellable = queue.schedule(after: queue.now, interval: .milliseconds(20)) { counter.increment() }
         try await Task.sleep(for: .milliseconds(150))
         cancellable.cancel()
         try await Task.sleep(for: .milliseconds(30))
-        let atCancel = counter.value
+        let atCancel = counter.current
         #expect(atCancel >= 2)
         try await Task.sleep(for: .milliseconds(100))
-        #expect(counter.value == atCancel)
+        #expect(counter.current == atCancel)
     }
 }

@@ -27,7 +27,8 @@ struct RunLoopSchedulerTests {
     }
 
     @Test func timeTypeWrapsADate() throws {
-        // Spec: `runLoop.schedule(after: .init(Date(timeIntervalSinceNow: 3.0)))`.
+        // Kodeco ch. 11, RunLoop: `runLoop.schedule(after: .init(Date(timeIntervalSinceNow:
+        // 3.0)))`.
         let date = Date(timeIntervalSinceReferenceDate: 1000)
         let time = Time(date)
         #expect(time.date == date)
@@ -78,40 +79,51 @@ struct RunLoopSchedulerTests {
     }
 
     @Test func bookExampleRepeatingScheduleStopsWhenCancelled() async throws {
-        // Spec (Kodeco §5.5): `runLoop.schedule(after: runLoop.now, interval: .seconds(1),
+        // Kodeco ch. 11, RunLoop: `runLoop.schedule(after: runLoop.now, interval: .seconds(1),
         // tolerance: .milliseconds(100)) { print("Timer fired") }`, cancelled after 3 s by a
         // one-shot `schedule(after:)`. Scaled down: 50 ms interval, cancelled after 300 ms.
         let loopThread = RunLoopThread(name: "runloop.scheduler.repeat")
         defer { loopThread.stop() }
         let runLoop = loopThread.runLoop
-        let lines = LockedLines()
+        let lines = Locked<[String]>([])
         let subscription = runLoop.schedule(after: runLoop.now, interval: .milliseconds(50), tolerance: .milliseconds(5)) {
             lines.append("Timer fired")
         }
         let boxed = UncheckedBox(subscription)
         runLoop.schedule(after: .init(Date(timeIntervalSinceNow: 0.3))) { boxed.value.cancel() }
         try await Task.sleep(for: .milliseconds(600))
-        let count = lines.all.count
+        let count = lines.current.count
         // Normally 6 or 7; a loaded machine makes a repeating run-loop timer skip missed firings.
         #expect(count >= 2 && count <= 8)
-        #expect(Set(lines.all) == ["Timer fired"])
+        #expect(Set(lines.current) == ["Timer fired"])
         try await Task.sleep(for: .milliseconds(150))
-        #expect(lines.all.count == count)
+        #expect(lines.current.count == count)
     }
 
     /// `RunLoop.main` works as a scheduler when something runs the main run loop. A command-line
     /// program does that with `RunLoop.main.run()` (or `run(until:)`); running the main run loop
     /// also drains `DispatchQueue.main`. Under `swift test` the main thread belongs to the runner,
-    /// so this only checks that scheduling onto `RunLoop.main` is accepted and can be cancelled.
-    @Test func mainRunLoopAcceptsWork() {
-        let cancellable = RunLoop.main.schedule(after: RunLoop.main.now.advanced(by: .seconds(3600)), interval: .seconds(1)) {}
-        cancellable.cancel()
-        RunLoop.main.schedule(after: RunLoop.main.now.advanced(by: .seconds(3600))) {}
+    /// so nothing scheduled here runs: the test checks what can be seen without running the loop,
+    /// that `RunLoop.main` keeps wall-clock time and that cancelling a repeating schedule on it
+    /// lets go of the action at once (the run loop's timer list would otherwise keep it).
+    @Test func mainRunLoopAcceptsWorkAndCancelReleasesIt() {
+        let before = Date()
+        let now = RunLoop.main.now.date
+        #expect(now >= before && now.timeIntervalSince(before) < 5)
+        weak var weakToken: CaptureToken?
+        let ran = Locked(false)
+        do {
+            let token = CaptureToken()
+            weakToken = token
+            let cancellable = RunLoop.main.schedule(
+                after: RunLoop.main.now.advanced(by: .seconds(3600)), interval: .seconds(1)
+            ) {
+                _ = token
+                ran.withLock { $0 = true }
+            }
+            cancellable.cancel()
+        }
+        #expect(weakToken == nil)
+        #expect(!ran.current)
     }
-}
-
-/// Carries a value into a `@Sendable` context in tests where the access is known to be serial.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

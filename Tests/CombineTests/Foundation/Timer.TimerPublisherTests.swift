@@ -51,20 +51,20 @@ struct TimerTimerPublisherTests {
         #expect(first.timeIntervalSince(connectedAt) >= interval * 0.9)
     }
 
-    /// Spec (*Using Combine*, Timer): subscribe with `sink`, then `connect()`; and a bounded
+    /// Using Combine, reference: Timer: subscribe with `sink`, then `connect()`; and a bounded
     /// subscriber only receives the ticks it asked for.
     @Test func sharesOneTimerAndHonoursDemand() async throws {
         let loopThread = RunLoopThread(name: "timer.demand")
         defer { loopThread.stop() }
         let timerPublisher = Timer.publish(every: 0.01, tolerance: 0.001, on: loopThread.runLoop, in: .common)
-        let lines = LockedLines()
+        let lines = Locked<[String]>([])
         let cancellableSink = timerPublisher.sink { _ in lines.append("passed through") }
         let bounded = TrackingSubscriber<Date, Never>(initialDemand: .max(2))
         timerPublisher.subscribe(bounded)
         let cancellablePublisher = timerPublisher.connect()
         try await Task.sleep(for: .milliseconds(200))
         cancellablePublisher.cancel()
-        #expect(lines.all.count >= 3)
+        #expect(lines.current.count >= 3)
         #expect(bounded.values.count == 2)
         cancellableSink.cancel()
     }
@@ -92,13 +92,14 @@ struct TimerTimerPublisherTests {
     }
 
     @Test func counterExampleOnAThreadRunLoop() async throws {
-        // Spec: `Timer.publish(every: 1.0, on: .main, in: .common).autoconnect().scan(0) {…}`
-        // prints "Counter is 1", "Counter is 2", … — here connected by hand (autoconnect is
-        // another person's work) on a dedicated thread's run loop.
+        // Kodeco ch. 11, the Timer class: `Timer.publish(every: 1.0, on: .main, in:
+        // .common).autoconnect().scan(0) {…}` prints "Counter is 1", "Counter is 2", … — here
+        // connected by hand (autoconnect is another person's work) on a dedicated thread's run
+        // loop.
         let loopThread = RunLoopThread(name: "timer.counter")
         defer { loopThread.stop() }
         let publisher = Timer.publish(every: 0.02, on: loopThread.runLoop, in: .common)
-        let lines = LockedLines()
+        let lines = Locked<[String]>([])
         let subscription = publisher
             .scan(0) { counter, _ in counter + 1 }
             .sink { counter in lines.append("Counter is \(counter)") }
@@ -106,6 +107,6 @@ struct TimerTimerPublisherTests {
         try await Task.sleep(for: .milliseconds(150))
         connection.cancel()
         subscription.cancel()
-        #expect(Array(lines.all.prefix(3)) == ["Counter is 1", "Counter is 2", "Counter is 3"])
+        #expect(Array(lines.current.prefix(3)) == ["Counter is 1", "Counter is 2", "Counter is 3"])
     }
 }

@@ -1,13 +1,12 @@
 import Combine
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
 /// The delivery rules every subject shares (one delivering thread at a time; what that thread sends
 /// from inside a subscriber is nested, as Apple does; what other threads send meanwhile waits in a
 /// FIFO queue), seen through the public subjects.
-@Suite("SubjectDispatcher")
+@Suite("SubjectDispatcher", .tags(.concurrency))
 struct SubjectDispatcherTests {
     @Test func reentrantSendIsNestedAsOnApplePlatforms() {
         let subject = PassthroughSubject<Int, Never>()
@@ -102,7 +101,7 @@ struct SubjectDispatcherTests {
         let subject = PassthroughSubject<Int, Never>()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let log = Mutex<[Int]>([])
+        let log = Locked<[Int]>([])
         let cancellable = subject.sink { value in
             log.withLock { $0.append(value) }
             if value == 1 {
@@ -158,8 +157,8 @@ struct SubjectDispatcherTests {
         let subject = PassthroughSubject<Int, Never>()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let threads = Mutex<[Int: UInt]>([:])
-        let busyThread = Mutex<UInt>(0)
+        let threads = Locked<[Int: UInt]>([:])
+        let busyThread = Locked<UInt>(0)
         let cancellable = subject.sink { value in
             threads.withLock { $0[value] = UInt(bitPattern: Int(bitPattern: pthread_self())) }
             if value == 1 {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Future")
+@Suite("Future", .tags(.concurrency))
 struct FutureTests {
     private enum Problem: Error, Equatable { case failed }
 

@@ -1,22 +1,10 @@
 import Combine
+import TestSupport
 import Testing
 
 @Suite("Just operator specialisations")
 struct JustOperatorsTests {
     enum E: Error, Equatable { case boom }
-
-    private func values<P: Publisher>(_ p: P) -> [String] {
-        var out: [String] = []
-        _ = p.sink(
-            receiveCompletion: { completion in
-                switch completion {
-                case .finished: out.append("finished")
-                case .failure(let error): out.append("failure(\(error))")
-                }
-            },
-            receiveValue: { out.append("\($0)") })
-        return out
-    }
 
     static func neverToE(_ never: Never) -> E {}
 
@@ -63,20 +51,20 @@ struct JustOperatorsTests {
     }
 
     @Test func valuesAreComputedLikeTheGenericOperators() {
-        #expect(values(Just(3).map { $0 * 2 }) == ["6", "finished"])
-        #expect(values(Just(3).filter { $0 > 5 }) == ["finished"])
-        #expect(values(Just(3).contains(3)) == ["true", "finished"])
-        #expect(values(Just(3).dropFirst()) == ["finished"])
-        #expect(values(Just(3).dropFirst(0)) == ["3", "finished"])
-        #expect(values(Just(3).output(at: 1)) == ["finished"])
-        #expect(values(Just(3).output(in: ...0)) == ["3", "finished"])
-        #expect(values(Just(3).prefix(0)) == ["finished"])
-        #expect(values(Just(3).prepend(1, 2).append(4)) == ["1", "2", "3", "4", "finished"])
-        #expect(values(Just(3).reduce(10, +)) == ["13", "finished"])
-        #expect(values(Just(3).collect()) == ["[3]", "finished"])
-        #expect(values(Just(3).count()) == ["1", "finished"])
-        #expect(values(Just(3).ignoreOutput()) == ["finished"])
-        #expect(values(Just(3).tryMap { _ -> Int in throw E.boom }) == ["failure(boom)"])
-        #expect(values(Just(3).tryScan(0) { _, _ -> Int in throw E.boom }) == ["failure(boom)"])
+        #expect(syncEvents(Just(3).map { $0 * 2 }) == ["6", "finished"])
+        #expect(syncEvents(Just(3).filter { $0 > 5 }) == ["finished"])
+        #expect(syncEvents(Just(3).contains(3)) == ["true", "finished"])
+        #expect(syncEvents(Just(3).dropFirst()) == ["finished"])
+        #expect(syncEvents(Just(3).dropFirst(0)) == ["3", "finished"])
+        #expect(syncEvents(Just(3).output(at: 1)) == ["finished"])
+        #expect(syncEvents(Just(3).output(in: ...0)) == ["3", "finished"])
+        #expect(syncEvents(Just(3).prefix(0)) == ["finished"])
+        #expect(syncEvents(Just(3).prepend(1, 2).append(4)) == ["1", "2", "3", "4", "finished"])
+        #expect(syncEvents(Just(3).reduce(10, +)) == ["13", "finished"])
+        #expect(syncEvents(Just(3).collect()) == ["[3]", "finished"])
+        #expect(syncEvents(Just(3).count()) == ["1", "finished"])
+        #expect(syncEvents(Just(3).ignoreOutput()) == ["finished"])
+        #expect(syncEvents(Just(3).tryMap { _ -> Int in throw E.boom }) == ["failure(boom)"])
+        #expect(syncEvents(Just(3).tryScan(0) { _, _ -> Int in throw E.boom }) == ["failure(boom)"])
     }
 }

@@ -30,7 +30,8 @@ struct JustTests {
     }
 
     @Test func bookExampleSink() {
-        // Spec: Just("Hello world!") then a sink printing the value and completion.
+        // The books' first pipeline: Just("Hello world!") then a sink printing the value and
+        // completion.
         var log: [String] = []
         _ = Just("Hello world!").sink(
             receiveCompletion: { log.append("Received completion \($0)") },

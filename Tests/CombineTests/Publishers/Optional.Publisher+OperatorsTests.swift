@@ -1,21 +1,9 @@
 import Combine
+import TestSupport
 import Testing
 
 @Suite("Optional.Publisher operator specialisations")
 struct OptionalPublisherOperatorsTests {
-    private func values<P: Publisher>(_ p: P) -> [String] {
-        var out: [String] = []
-        _ = p.sink(
-            receiveCompletion: { completion in
-                switch completion {
-                case .finished: out.append("finished")
-                case .failure(let error): out.append("failure(\(error))")
-                }
-            },
-            receiveValue: { out.append("\($0)") })
-        return out
-    }
-
     @Test func resultTypesMatchApple() {
         let o = Optional(4).publisher
         let _: Optional<Bool>.Publisher = o.allSatisfy { $0 > 0 }
@@ -50,13 +38,13 @@ struct OptionalPublisherOperatorsTests {
 
     @Test func presentAndAbsentValues() {
         let some = Optional(4).publisher, none = Optional<Int>.none.publisher
-        #expect(values(some.map { $0 + 1 }) == ["5", "finished"])
-        #expect(values(none.map { $0 + 1 }) == ["finished"])
-        #expect(values(some.filter { $0 > 10 }) == ["finished"])
-        #expect(values(none.replaceEmpty(with: 9)) == ["9", "finished"])
-        #expect(values(some.reduce(1, +)) == ["5", "finished"])
-        #expect(values(none.count()) == ["finished"])
-        #expect(values(some.dropFirst()) == ["finished"])
-        #expect(values(some.output(in: 1...)) == ["finished"])
+        #expect(syncEvents(some.map { $0 + 1 }) == ["5", "finished"])
+        #expect(syncEvents(none.map { $0 + 1 }) == ["finished"])
+        #expect(syncEvents(some.filter { $0 > 10 }) == ["finished"])
+        #expect(syncEvents(none.replaceEmpty(with: 9)) == ["9", "finished"])
+        #expect(syncEvents(some.reduce(1, +)) == ["5", "finished"])
+        #expect(syncEvents(none.count()) == ["finished"])
+        #expect(syncEvents(some.dropFirst()) == ["finished"])
+        #expect(syncEvents(some.output(in: 1...)) == ["finished"])
     }
 }

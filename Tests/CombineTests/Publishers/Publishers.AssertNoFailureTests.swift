@@ -17,8 +17,8 @@ struct AssertNoFailureTests {
         #expect(upstream.calls == [.request(.max(1))])
     }
 
-    @Test func specJustHello() {
-        // [003] "assertNoFailure": prints `Got value: Hello ` (with the trailing space).
+    @Test func bookJustHello() {
+        // Kodeco ch. 16, "assertNoFailure": prints `Got value: Hello ` (with the trailing space).
         var printed: [String] = []
         var subscriptions = Set<AnyCancellable>()
         Just("Hello")
@@ -29,7 +29,7 @@ struct AssertNoFailureTests {
         #expect(printed == ["Got value: Hello "])
     }
 
-    @Test func specTryMapThrowingCrashes() async {
+    @Test func bookTryMapThrowingCrashes() async {
         await #expect(processExitsWith: .failure) {
             enum MyError: Error { case ohNo }
             let cancellable = Just("Hello")

@@ -128,7 +128,7 @@ struct AutoconnectTests {
         #expect(!upstream.hasSubscriber)
     }
 
-    @Test func concurrentFirstSubscribersConnectOnce() {
+    @Test(.tags(.concurrency)) func concurrentFirstSubscribersConnectOnce() {
         for _ in 0..<20 {
             let upstream = CountingConnectable()
             let auto = upstream.autoconnect()

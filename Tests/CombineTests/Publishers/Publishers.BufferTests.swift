@@ -54,50 +54,7 @@ private final class PacedUpstream: Publisher, Subscription, @unchecked Sendable 
     }
 }
 
-/// Checks that its calls never overlap and records them.
-private final class SerialChecker: Subscriber, @unchecked Sendable {
-    typealias Input = Int
-    typealias Failure = Never
-    private let lock = NSLock()
-    private var busy = false
-    private(set) var overlapped = false
-    private var _values: [Int] = []
-    private var _finished = 0
-    private var _subscription: (any Subscription)?
-
-    func enter() {
-        lock.withLock {
-            if busy { overlapped = true }
-            busy = true
-        }
-    }
-
-    func leave() { lock.withLock { busy = false } }
-
-    func receive(subscription: any Subscription) {
-        lock.withLock { _subscription = subscription }
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-        enter()
-        lock.withLock { _values.append(input) }
-        usleep(UInt32.random(in: 0...20))
-        leave()
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        enter()
-        lock.withLock { _finished += 1 }
-        leave()
-    }
-
-    var values: [Int] { lock.withLock { _values } }
-    var finished: Int { lock.withLock { _finished } }
-    var subscription: (any Subscription)? { lock.withLock { _subscription } }
-}
-
-@Suite("Publishers.Buffer")
+@Suite("Publishers.Buffer", .tags(.concurrency))
 struct BufferTests {
     @Test func keepFullPrefetchesAndTopsUp() {
         let upstream = TestUpstream<Int, Never>()
@@ -290,7 +247,7 @@ struct BufferTests {
     @Test func concurrentCancelStopsDelivery() {
         for _ in 0..<20 {
             let upstream = PacedUpstream()
-            let checker = SerialChecker()
+            let checker = SerializationCheckingSubscriber<Int, Never>(initialDemand: .none)
             upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(checker)
             DispatchQueue.concurrentPerform(iterations: 3) { worker in
                 switch worker {
@@ -305,8 +262,8 @@ struct BufferTests {
             checker.subscription?.request(.unlimited)
             upstream.complete()
             #expect(checker.values.count == seen)
-            #expect(checker.finished == 0)
-            #expect(!checker.overlapped)
+            #expect(checker.completions.isEmpty)
+            #expect(checker.overlaps == 0)
             let ordered = zip(checker.values, checker.values.dropFirst()).allSatisfy { $0 < $1 }
             #expect(ordered)
         }
@@ -315,7 +272,7 @@ struct BufferTests {
     @Test func concurrentProducerAndRequestersLoseNothing() async {
         for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
             let upstream = PacedUpstream()
-            let checker = SerialChecker()
+            let checker = SerializationCheckingSubscriber<Int, Never>(initialDemand: .none)
             upstream.buffer(size: 8, prefetch: prefetch, whenFull: .customError { fatalError("overflow") }).subscribe(checker)
             let count = 2_000
             await withTaskGroup(of: Void.self) { group in
@@ -332,8 +289,8 @@ struct BufferTests {
             checker.subscription?.request(.unlimited)
             let inOrder = checker.values == Array(0..<count)
             #expect(inOrder)
-            #expect(checker.finished == 1)
-            #expect(!checker.overlapped)
+            #expect(checker.completions.count == 1)
+            #expect(checker.overlaps == 0)
         }
     }
 }

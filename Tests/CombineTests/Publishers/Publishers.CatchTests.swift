@@ -34,9 +34,9 @@ struct CatchTests {
         #expect(replacement.subscriptionCount == 1)
     }
 
-    @Test func specCatchDemoWithSubject() {
-        // [001]: send oneValue, twoValue, a failure, redValue, blueValue, finished through
-        // `.catch { err in return Just("replacement value") }`.
+    @Test func bookCatchDemoWithSubject() {
+        // Using Combine, reference: catch. Send oneValue, twoValue, a failure, redValue, blueValue,
+        // finished through `.catch { err in return Just("replacement value") }`.
         enum TestFailureCondition: Error { case anErrorExample }
         let subject = PassthroughSubject<String, any Error>()
         var received: [String] = []
@@ -55,8 +55,9 @@ struct CatchTests {
         _ = cancellable
     }
 
-    @Test func specCatchTypes() {
-        // [001] §9 item 43: the nested type spelled out; `catch` with `Just` gives `Never`.
+    @Test func bookCatchTypes() {
+        // Using Combine, reference: catch (its nested type spelled out); `catch` with `Just` gives
+        // `Never`.
         let publisher = Future<String, any Error> { $0(.success("x")) }.catch { _ in Just("y") }
         let typed: Publishers.Catch<Future<String, any Error>, Just<String>> = publisher
         #expect(type(of: typed).Failure.self == Never.self)
@@ -139,7 +140,7 @@ struct CatchTests {
         #expect(subscriber.values.isEmpty)
     }
 
-    @Test func cancelRacingTheSwitchLeavesNothingSubscribed() {
+    @Test(.tags(.concurrency)) func cancelRacingTheSwitchLeavesNothingSubscribed() {
         for _ in 0..<200 {
             let upstream = ReleasingTestUpstream<Int, Boom>()
             let replacement = ReleasingTestUpstream<Int, Never>()

@@ -4,11 +4,11 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.CombineLatest")
+@Suite("Publishers.CombineLatest", .tags(.concurrency))
 struct CombineLatestTests {
     enum TestError: Error, Equatable { case boom }
 
-    /// The book's example ([004], reconstructed): nothing until both have a value.
+    /// Mastering iOS 14 ch. 13 (its example, reconstructed): nothing until both have a value.
     @Test func bookExampleEmitsLatestPairs() {
         let chars = PassthroughSubject<String, Never>()
         let numbers = PassthroughSubject<Int, Never>()
@@ -241,8 +241,8 @@ struct CombineLatestTests {
         _ = cancellables
     }
 
-    /// [004] sample app 1 (the validation half): `Publishers.CombineLatest` of two `@Published`
-    /// properties, mapped to the validated e-mail.
+    /// Mastering iOS 14 ch. 13, sample app "CombineExample" (the validation half):
+    /// `Publishers.CombineLatest` of two `@Published` properties, mapped to the validated e-mail.
     @Test func bookEmailValidation() {
         final class SignUp {
             @Published var initialEmail: String = ""

@@ -53,7 +53,7 @@ struct PublishersCompactMapTests {
         #expect(tried == [3])
     }
 
-    // Kodeco part 4 §3.1: the `unwrap()` operator built on compactMap.
+    // Kodeco ch. 18: the `unwrap()` operator built on compactMap.
     @Test func bookExampleUnwrap() {
         var printed: [String] = []
         let values: [Int?] = [1, 2, nil, 3, nil, 4]

@@ -37,12 +37,12 @@ struct DecodeTests {
         #expect(upstream.calls == [.request(.max(1))])
     }
 
-    // [004] "PublishersAndSubscribers": a notification stream of `Data` (a subject stands in for
-    // `NotificationCenter`, which posts synchronously too).
+    // Mastering iOS 14 ch. 13, sample app "PublishersAndSubscribers": a notification stream of
+    // `Data` (a subject stands in for `NotificationCenter`, which posts synchronously too).
     private let valid = try! JSONEncoder().encode(User(id: "123"))
     private let broken = Data(base64Encoded: "abcd")!
 
-    @Test func specDecodeThenCatchEndsTheStream() {
+    @Test func bookDecodeThenCatchEndsTheStream() {
         let notifications = PassthroughSubject<Data, Never>()
         var printed: [String] = []
         let cancellable = notifications
@@ -57,7 +57,7 @@ struct DecodeTests {
         _ = cancellable
     }
 
-    @Test func specDecodeAndCatchInsideFlatMapKeepTheStreamAlive() {
+    @Test func bookDecodeAndCatchInsideFlatMapKeepTheStreamAlive() {
         let notifications = PassthroughSubject<Data, Never>()
         var printed: [String] = []
         let cancellable = notifications

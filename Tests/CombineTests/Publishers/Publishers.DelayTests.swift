@@ -38,7 +38,8 @@ struct PublishersDelayTests {
     }
 
     @Test func bookExampleJustDelayed() {
-        // Spec (source-001 §7.5): `Just(1).delay(for: 1, scheduler: scheduler).sink { didSink = true }`.
+        // Using Combine, testing with EntwineTest: `Just(1).delay(for: 1, scheduler:
+        // scheduler).sink { didSink = true }`.
         let scheduler = TestScheduler()
         var didSink = false
         let cancellable = Just(1).delay(for: 1, scheduler: scheduler).sink { _ in didSink = true }

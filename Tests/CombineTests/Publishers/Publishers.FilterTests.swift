@@ -66,7 +66,7 @@ struct PublishersFilterTests {
         #expect(tried == [3])
     }
 
-    // Mastering iOS 14 playground snippet PRE4/5: evens of [1, 2, 3, 4] print 2 and 4.
+    // Mastering iOS 14 ch. 13, playground: evens of [1, 2, 3, 4] print 2 and 4.
     @Test func bookExampleEvens() {
         var printed: [String] = []
         func evens<P: Publisher>(_ p: P) -> Publishers.Filter<P> where P.Output == Int { p.filter { $0 % 2 == 0 } }

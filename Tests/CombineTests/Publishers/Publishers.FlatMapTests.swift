@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.FlatMap")
+@Suite("Publishers.FlatMap", .tags(.concurrency))
 struct FlatMapTests {
     enum TestError: Error, Equatable { case boom, bang }
     typealias Inner = TestUpstream<Int, TestError>

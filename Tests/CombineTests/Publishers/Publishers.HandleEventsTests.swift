@@ -5,33 +5,26 @@ import TestSupport
 
 private enum Boom: Error, Equatable { case boom }
 
-private final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _entries: [String] = []
-    func add(_ entry: String) { lock.withLock { _entries.append(entry) } }
-    var entries: [String] { lock.withLock { _entries } }
-}
-
 @Suite("Publishers.HandleEvents")
 struct HandleEventsTests {
-    private func instrumented<P: Publisher>(_ upstream: P, _ log: EventLog) -> Publishers.HandleEvents<P> {
+    private func instrumented<P: Publisher>(_ upstream: P, _ log: Locked<[String]>) -> Publishers.HandleEvents<P> {
         upstream.handleEvents(
-            receiveSubscription: { log.add("subscription(\($0))") },
-            receiveOutput: { log.add("output(\($0))") },
-            receiveCompletion: { log.add("completion(\($0))") },
-            receiveCancel: { log.add("cancel") },
-            receiveRequest: { log.add("request(\($0))") })
+            receiveSubscription: { log.append("subscription(\($0))") },
+            receiveOutput: { log.append("output(\($0))") },
+            receiveCompletion: { log.append("completion(\($0))") },
+            receiveCancel: { log.append("cancel") },
+            receiveRequest: { log.append("request(\($0))") })
     }
 
     @Test func callbacksRunInEventOrder() {
-        let log = EventLog()
+        let log = Locked<[String]>([])
         let upstream = TestUpstream<Int, Never>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
         instrumented(upstream, log).subscribe(subscriber)
         upstream.send(1)
         upstream.send(2)
         upstream.send(completion: .finished)
-        #expect(log.entries == [
+        #expect(log.current == [
             "subscription(Up)", "request(max(1))", "output(1)", "request(max(1))", "output(2)", "request(max(1))",
             "completion(finished)",
         ])
@@ -40,48 +33,48 @@ struct HandleEventsTests {
     }
 
     @Test func failureIsObservedAndForwarded() {
-        let log = EventLog()
+        let log = Locked<[String]>([])
         let upstream = TestUpstream<Int, Boom>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Boom>()
         instrumented(upstream, log).subscribe(subscriber)
         upstream.send(completion: .failure(.boom))
-        #expect(log.entries == ["subscription(Up)", "request(unlimited)", "completion(\(Subscribers.Completion<Boom>.failure(.boom)))"])
+        #expect(log.current == ["subscription(Up)", "request(unlimited)", "completion(\(Subscribers.Completion<Boom>.failure(.boom)))"])
         #expect(subscriber.completions == [.failure(.boom)])
     }
 
     @Test func cancelIsObservedOnceAndReachesUpstream() {
-        let log = EventLog()
+        let log = Locked<[String]>([])
         let upstream = TestUpstream<Int, Never>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
         instrumented(upstream, log).subscribe(subscriber)
         subscriber.request(.max(3))
         subscriber.cancel()
         subscriber.cancel()
-        #expect(log.entries == ["subscription(Up)", "request(max(2))", "request(max(3))", "cancel"])
+        #expect(log.current == ["subscription(Up)", "request(max(2))", "request(max(3))", "cancel"])
         #expect(upstream.calls == [.request(.max(2)), .request(.max(3)), .cancel])
     }
 
     @Test func droppingTheCancellableCancels() {
-        // [002]'s story: a pipeline whose cancellable is not kept prints "will start" then
-        // "cancelled".
-        let log = EventLog()
+        // Kodeco ch. 10, handleEvents: a pipeline whose cancellable is not kept prints "will start"
+        // then "cancelled".
+        let log = Locked<[String]>([])
         let upstream = ReleasingTestUpstream<Int, Never>()
         do {
             let subscriber = ReleasingTestSubscriber<Int, Never>()
             upstream.handleEvents(
-                receiveSubscription: { _ in log.add("Network request will start") },
-                receiveOutput: { _ in log.add("Network request data received") },
-                receiveCancel: { log.add("Network request cancelled") }
+                receiveSubscription: { _ in log.append("Network request will start") },
+                receiveOutput: { _ in log.append("Network request data received") },
+                receiveCancel: { log.append("Network request cancelled") }
             ).subscribe(subscriber)
             let cancellable = AnyCancellable(subscriber)
             _ = cancellable
         }
-        #expect(log.entries == ["Network request will start", "Network request cancelled"])
+        #expect(log.current == ["Network request will start", "Network request cancelled"])
         #expect(!upstream.hasSubscriber)
     }
 
-    @Test func specAssignHappensBeforeCompletionHandler() {
-        // [003] "assign(to:on:)": prints `1 Unknown` then `2 Shai`.
+    @Test func bookAssignHappensBeforeCompletionHandler() {
+        // Kodeco ch. 16, "assign(to:on:)": prints `1 Unknown` then `2 Shai`.
         final class Person {
             var name = "Unknown"
         }
@@ -95,9 +88,9 @@ struct HandleEventsTests {
         #expect(lines == ["1 Unknown", "2 Shai"])
     }
 
-    @Test func specAllFiveClosuresInApplesOrder() {
-        // [000]'s example with every closure; shipping order is subscription, request, output,
-        // completion.
+    @Test func bookAllFiveClosuresInApplesOrder() {
+        // Using Combine, reference: handleEvents, with every closure; shipping order is
+        // subscription, request, output, completion.
         var lines: [String] = []
         let cancellable = [1, 2].publisher
             .handleEvents(

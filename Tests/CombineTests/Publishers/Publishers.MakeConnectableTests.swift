@@ -5,8 +5,9 @@ import TestSupport
 
 @Suite("Publishers.MakeConnectable")
 struct MakeConnectableTests {
-    @Test func specNothingUntilConnect() {
-        // [000]: `Just("woot").makeConnectable()`; the sink receives nothing until connect().
+    @Test func bookNothingUntilConnect() {
+        // Using Combine, reference: makeConnectable: `Just("woot").makeConnectable()`; the sink
+        // receives nothing until connect().
         var received: [String] = []
         var cancellables = Set<AnyCancellable>()
         let publisher = Just("woot").makeConnectable()

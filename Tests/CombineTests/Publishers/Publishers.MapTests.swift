@@ -85,7 +85,9 @@ struct PublishersMapTests {
         #expect(got == [1, 0, 3])
     }
 
-    // Book example "tryMap" (Kodeco part 4 §1.7), with the text's erratum corrected as the spec says.
+    // Kodeco ch. 16, example "tryMap", with the text's erratum corrected: the printed output shows
+    // `Got value: 5` twice, but for `["Marin", "Shai", "Florent"]` it appears once (the book's
+    // playground had "Scott" first).
     @Test func bookExampleTryMap() {
         enum NameError: Error { case tooShort(String), unknown }
         let console = SingleOp.Console(example: "tryMap")

@@ -22,7 +22,8 @@ struct PublishersMeasureIntervalTests {
     }
 
     @Test func dispatchQueueStrideIsInNanoseconds() async throws {
-        // Spec: `measureInterval(using: q)` gives DispatchQueue strides whose magnitude is nanoseconds.
+        // Using Combine, reference: measureInterval: `measureInterval(using: q)` gives
+        // DispatchQueue strides whose magnitude is nanoseconds.
         let queue = DispatchQueue(label: "measureInterval")
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TrackingSubscriber<DispatchQueue.SchedulerTimeType.Stride, Never>()

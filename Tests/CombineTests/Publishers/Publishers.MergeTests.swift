@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.Merge")
+@Suite("Publishers.Merge", .tags(.concurrency))
 struct MergeTests {
     typealias Upstream = TestUpstream<Int, TestError>
     typealias Tracker = TrackingSubscriber<Int, TestError>
@@ -220,7 +220,8 @@ struct MergeTests {
         #expect(probe.eventsAfterCompletion == 0)
     }
 
-    /// [004] (reconstructed): merging odd and even subjects gives single values in send order.
+    /// Mastering iOS 14 ch. 13 (its example, reconstructed): merging odd and even subjects gives
+    /// single values in send order.
     @Test func bookOddAndEvenSubjects() {
         let odd = PassthroughSubject<Int, Never>(), even = PassthroughSubject<Int, Never>()
         var printed: [Int] = []
@@ -230,8 +231,8 @@ struct MergeTests {
         cancellable.cancel()
     }
 
-    /// [002]'s `mergedStories(ids:)`: folding `merge(with:)` over type-erased publishers, then
-    /// finishing once every story publisher has finished.
+    /// Kodeco ch. 14's `mergedStories(ids:)`: folding `merge(with:)` over type-erased publishers,
+    /// then finishing once every story publisher has finished.
     @Test func bookReduceOfMergePattern() {
         struct Story: Equatable { let id: Int }
         func story(id: Int) -> AnyPublisher<Story, any Error> {

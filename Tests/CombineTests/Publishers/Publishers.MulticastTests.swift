@@ -5,19 +5,12 @@ import TestSupport
 
 private enum Boom: Error, Equatable { case boom }
 
-private final class Lines: TextOutputStream, @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func write(_ string: String) { lock.withLock { text += string } }
-    func add(_ line: String) { write(line + "\n") }
-    var lines: [String] { lock.withLock { text.split(separator: "\n").map(String.init) } }
-}
-
-@Suite("Publishers.Multicast")
+@Suite("Publishers.Multicast", .tags(.concurrency))
 struct MulticastTests {
-    @Test func specMulticastWithSubjectSendsOnceToBothSinks() {
-        // [002]: `.print("multicast").multicast(subject: subject)`, two sinks, then connect.
-        let log = Lines()
+    @Test func bookMulticastWithSubjectSendsOnceToBothSinks() {
+        // Kodeco ch. 13: `.print("multicast").multicast(subject: subject)`, two sinks, then
+        // connect.
+        let log = TextLog()
         let upstream = TestUpstream<String, Boom>(name: "DataTaskPublisher")
         let subject = PassthroughSubject<String, Boom>()
         let multicasted = upstream.print("multicast", to: log).multicast(subject: subject)
@@ -169,9 +162,9 @@ struct MulticastTests {
         let subject = PassthroughSubject<Int, Never>()
         nonisolated(unsafe) let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
         let connection = multicast.connect()
-        let keeper = OrderRecorder()
+        let keeper = SerializationCheckingSubscriber<Int, Never>()
         multicast.subscribe(keeper)
-        let recorders = (0..<6).map { _ in OrderRecorder() }
+        let recorders = (0..<6).map { _ in SerializationCheckingSubscriber<Int, Never>() }
         let count = 3_000
         DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { worker in
             if worker == recorders.count {
@@ -186,58 +179,14 @@ struct MulticastTests {
                 recorder.cancel()
             }
         }
-        let keptAll = keeper.received == Array(0..<count)
+        let keptAll = keeper.values == Array(0..<count)
         #expect(keptAll)
-        #expect(keeper.completions == 1)
+        #expect(keeper.completions.count == 1)
         for recorder in recorders {
-            #expect(recorder.isContiguousAndOrdered)
-            #expect(!recorder.overlapped)
-            #expect(recorder.completions <= 1)
+            #expect(recorder.valuesAreConsecutive)
+            #expect(recorder.overlaps == 0)
+            #expect(recorder.completions.count <= 1)
         }
         connection.cancel()
-    }
-}
-
-/// Records values, checking that calls never overlap and that the values seen form one
-/// contiguous increasing run.
-final class OrderRecorder: Subscriber, Cancellable, @unchecked Sendable {
-    typealias Input = Int
-    typealias Failure = Never
-    private let lock = NSLock()
-    private var busy = false
-    private(set) var overlapped = false
-    private var values: [Int] = []
-    private(set) var completions = 0
-    private var subscription: (any Subscription)?
-
-    func receive(subscription: any Subscription) {
-        lock.withLock { self.subscription = subscription }
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-        lock.withLock {
-            if busy { overlapped = true }
-            busy = true
-            values.append(input)
-        }
-        lock.withLock { busy = false }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        lock.withLock { completions += 1 }
-    }
-
-    func cancel() {
-        lock.withLock { subscription }?.cancel()
-    }
-
-    /// Every value received, in order.
-    var received: [Int] { lock.withLock { values } }
-
-    var isContiguousAndOrdered: Bool {
-        let seen = lock.withLock { values }
-        return zip(seen, seen.dropFirst()).allSatisfy { $1 == $0 + 1 }
     }
 }

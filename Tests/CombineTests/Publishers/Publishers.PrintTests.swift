@@ -5,21 +5,12 @@ import TestSupport
 
 private enum Boom: Error, Equatable { case boom }
 
-/// Records every `write` separately, so tests can check both the lines and how they were written.
-private final class WriteLog: TextOutputStream, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _writes: [String] = []
-    func write(_ string: String) { lock.withLock { _writes.append(string) } }
-    var writes: [String] { lock.withLock { _writes } }
-    var lines: [String] { writes.joined().split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-}
-
 @Suite("Publishers.Print")
 struct PrintTests {
-    @Test func specSequenceOutputFormat() {
+    @Test func bookSequenceOutputFormat() {
         // The documented output of `(1...3).publisher.print("publisher").sink { _ in }`, with a
         // hand-driven upstream standing in for the sequence (its subscription prints as `1...3`).
-        let log = WriteLog()
+        let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "1...3")
         let subscriber = TrackingSubscriber<Int, Never>()
         upstream.print("publisher", to: log).subscribe(subscriber)
@@ -39,14 +30,14 @@ struct PrintTests {
     }
 
     @Test func lineAndNewlineAreSeparateWrites() {
-        let log = WriteLog()
+        let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "Up")
         upstream.print("p", to: log).subscribe(TrackingSubscriber<Int, Never>())
         #expect(log.writes == ["p: receive subscription: (Up)", "\n", "p: request unlimited", "\n"])
     }
 
     @Test func emptyPrefixHasNoColon() {
-        let log = WriteLog()
+        let log = TextLog()
         let upstream = TestUpstream<Int, Boom>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: .max(2))
         upstream.print(to: log).subscribe(subscriber)
@@ -62,7 +53,7 @@ struct PrintTests {
     }
 
     @Test func prefixWithTrailingColonIsKeptAsGiven() {
-        let log = WriteLog()
+        let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "RemoveDuplicates")
         upstream.print("username pipeline: ", to: log).subscribe(TrackingSubscriber<Int, Never>())
         #expect(log.lines == [
@@ -72,7 +63,7 @@ struct PrintTests {
     }
 
     @Test func synchronousDemandIsMarkedAndZeroDemandPrintsNothing() {
-        let log = WriteLog()
+        let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandAfterValue: { value in
             switch value {
@@ -97,7 +88,7 @@ struct PrintTests {
     }
 
     @Test func cancelIsLoggedAndForwarded() {
-        let log = WriteLog()
+        let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
         upstream.print("c", to: log).subscribe(subscriber)
@@ -124,8 +115,8 @@ struct PrintTests {
             """)
     }
 
-    @Test func specSequencePrintToStandardOutput() async {
-        // [002]: `let subscription = (1...3).publisher.print("publisher").sink { _ in }`.
+    @Test func bookSequencePrintToStandardOutput() async {
+        // Kodeco ch. 10: `let subscription = (1...3).publisher.print("publisher").sink { _ in }`.
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             let subscription = (1...3).publisher.print("publisher").sink { _ in }
             _ = subscription
@@ -142,8 +133,8 @@ struct PrintTests {
             """)
     }
 
-    @Test func specTimeLoggerSeesLineAndTerminatorSeparately() {
-        // [002]'s `TimeLogger` skips writes that are empty once trimmed, i.e. the "\n"
+    @Test func bookTimeLoggerSeesLineAndTerminatorSeparately() {
+        // Kodeco ch. 10's `TimeLogger` skips writes that are empty once trimmed, i.e. the "\n"
         // terminators, and stamps every other write: one stamped line per event.
         final class TimeLogger: TextOutputStream {
             var stamped: [String] = []
@@ -166,8 +157,8 @@ struct PrintTests {
         ])
     }
 
-    @Test func specSinkZeroDemandAndJust() {
-        let log = WriteLog()
+    @Test func bookSinkZeroDemandAndJust() {
+        let log = TextLog()
         let cancellable = Just(5).print("just", to: log).sink { _ in }
         _ = cancellable
         #expect(log.lines == [
@@ -178,8 +169,8 @@ struct PrintTests {
         ])
     }
 
-    @Test func specCancelledSinkPrintsReceiveCancel() {
-        let log = WriteLog()
+    @Test func bookCancelledSinkPrintsReceiveCancel() {
+        let log = TextLog()
         let subject = PassthroughSubject<Int, Never>()
         let cancellable = subject.print("s", to: log).sink { _ in }
         subject.send(1)
@@ -196,7 +187,7 @@ struct PrintTests {
     @Test func reflection() throws {
         let upstream = TestUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()
-        upstream.print("r", to: WriteLog()).subscribe(subscriber)
+        upstream.print("r", to: TextLog()).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Print")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Print")
@@ -215,7 +206,7 @@ struct PrintTests {
         let upstream = ReleasingTestUpstream<Int, Never>()
         do {
             let subscriber = ReleasingTestSubscriber<Int, Never>()
-            upstream.print("w", to: WriteLog()).subscribe(subscriber)
+            upstream.print("w", to: TextLog()).subscribe(subscriber)
             weakSubscription = subscriber.subscription as AnyObject?
             subscriber.cancel()
         }
@@ -223,8 +214,8 @@ struct PrintTests {
         #expect(upstream.calls == [.request(.unlimited), .cancel])
     }
 
-    @Test func concurrentRequestsAndValuesKeepLinesWhole() async {
-        let log = WriteLog()
+    @Test(.tags(.concurrency)) func concurrentRequestsAndValuesKeepLinesWhole() async {
+        let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
         upstream.print("z", to: log).subscribe(subscriber)

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.ReceiveOn")
+@Suite("Publishers.ReceiveOn", .tags(.concurrency))
 struct PublishersReceiveOnTests {
     @Test func subscriptionIsSynchronousValuesAndCompletionAreScheduledInOrder() {
         let scheduler = TestScheduler()

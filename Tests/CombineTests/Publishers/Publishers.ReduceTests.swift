@@ -43,7 +43,7 @@ struct PublishersReduceTests {
         #expect(SingleOp.events(sub) == ["subscription(TryReduce)", "failure(boom)"])
     }
 
-    // Mastering iOS 14 PRE7/8: `.reduce(1, { $0 * $1 })` over 1...4 prints 24.
+    // Mastering iOS 14 ch. 13, playground: `.reduce(1, { $0 * $1 })` over 1...4 prints 24.
     @Test func bookExampleProduct() {
         var printed: [String] = []
         func product<P: Publisher>(_ p: P) -> Publishers.Reduce<P, Int> where P.Output == Int { p.reduce(1, { $0 * $1 }) }

@@ -9,7 +9,7 @@ private struct PhotoError: Error, CustomStringConvertible {
     var description: String { "Failed fetching image with high quality" }
 }
 
-/// Fails the first `failingTimes` subscriptions synchronously, like [003]'s `PhotoService`;
+/// Fails the first `failingTimes` subscriptions synchronously, like Kodeco ch. 16's `PhotoService`;
 /// later subscriptions send one value on demand, then finish.
 private final class FlakyPhotoPublisher: Publisher, @unchecked Sendable {
     typealias Output = String
@@ -75,8 +75,8 @@ struct RetryTests {
         return log
     }
 
-    @Test func specFourAttemptsThenFailure() {
-        // [003] "Catching and retrying": retry(3) against an always-failing publisher.
+    @Test func bookFourAttemptsThenFailure() {
+        // Kodeco ch. 16, "Catching and retrying": retry(3) against an always-failing publisher.
         #expect(run(failingTimes: 100, retries: 3) == [
             "Trying ...", "Got error: Failed fetching image with high quality",
             "Trying ...", "Got error: Failed fetching image with high quality",
@@ -86,7 +86,7 @@ struct RetryTests {
         ])
     }
 
-    @Test func specSucceedsOnTheThirdAttempt() {
+    @Test func bookSucceedsOnTheThirdAttempt() {
         #expect(run(failingTimes: 2, retries: 3) == [
             "Trying ...", "Got error: Failed fetching image with high quality",
             "Trying ...", "Got error: Failed fetching image with high quality",
@@ -94,8 +94,8 @@ struct RetryTests {
         ])
     }
 
-    @Test func specReplaceErrorAfterRetry() {
-        // [003]: four failed tries, then the placeholder image and `finished`.
+    @Test func bookReplaceErrorAfterRetry() {
+        // Kodeco ch. 16: four failed tries, then the placeholder image and `finished`.
         var log: [String] = []
         let service = FlakyPhotoPublisher(failingTimes: .max)
         let cancellable = service
@@ -113,8 +113,8 @@ struct RetryTests {
             + ["Got image: na.jpg", "finished"])
     }
 
-    @Test func specCatchAfterRetryFallsBackToLowQuality() {
-        // [003]: four failed tries, then `catch` subscribes to the low-quality fetch.
+    @Test func bookCatchAfterRetryFallsBackToLowQuality() {
+        // Kodeco ch. 16: four failed tries, then `catch` subscribes to the low-quality fetch.
         var log: [String] = []
         let service = FlakyPhotoPublisher(failingTimes: .max)
         let cancellable = service
@@ -136,18 +136,14 @@ struct RetryTests {
             + ["Failed fetching high quality, falling back to low quality", "Got image: lq.jpg", "finished"])
     }
 
-    @Test func specRetryDemoWithFailAndPrint() {
-        // [001] `testRetryWithOneShotFailPublisher`. The book's log comes from iOS 13, which
-        // showed the downstream subscription after the errors; here (as on current systems) the
-        // subscription comes first. `Fail`'s subscription prints as `Empty`. The trailing
-        // `receive cancel` of the book does not appear: the sink has already let go of its
+    @Test func bookRetryDemoWithFailAndPrint() {
+        // Using Combine, testing: `testRetryWithOneShotFailPublisher`. The book's log comes from
+        // iOS 13, which showed the downstream subscription after the errors; here (as on current
+        // systems) the subscription comes first. `Fail`'s subscription prints as `Empty`. The
+        // trailing `receive cancel` of the book does not appear: the sink has already let go of its
         // subscription when it completed.
         enum TestFailureCondition: Error { case invalidServerResponse }
-        final class Log: TextOutputStream {
-            var lines: [String] = []
-            func write(_ string: String) { if string != "\n" { lines.append(string) } }
-        }
-        let log = Log()
+        let log = TextLog()
         var completion: String?
         let _ = Fail(outputType: String.self, failure: TestFailureCondition.invalidServerResponse)
             .print("(1)>", to: log)
@@ -185,7 +181,7 @@ struct RetryTests {
         #expect(subscriber.values == ["hq.jpg"])
     }
 
-    @Test func cancelFromAnotherThreadStopsAnEndlessRetryLoop() {
+    @Test(.tags(.concurrency)) func cancelFromAnotherThreadStopsAnEndlessRetryLoop() {
         for _ in 0..<20 {
             let service = FlakyPhotoPublisher(failingTimes: .max)
             let subscriber = TrackingSubscriber<String, PhotoError>()

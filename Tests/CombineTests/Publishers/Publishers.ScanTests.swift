@@ -48,14 +48,15 @@ struct PublishersScanTests {
         #expect(second == [1, 3])
     }
 
-    // Using Combine §3.1: `(0...5).publisher.scan(0, { $0 + $1 })` prints `0 1 3 6 10 15 `.
+    // Using Combine, reference: scan: `(0...5).publisher.scan(0, { $0 + $1 })` prints `0 1 3 6 10
+    // 15 `.
     @Test func bookExampleRunningSum() {
         var line = ""
         _ = (0...5).publisher.singleOpGenericScan().sink { line += "\($0) " }
         #expect(line == "0 1 3 6 10 15 ")
     }
 
-    // Mastering iOS 14 PRE9/10: `.scan(1, { $0 * $1 })` over 1...4 gives 1 2 6 24.
+    // Mastering iOS 14 ch. 13, playground: `.scan(1, { $0 * $1 })` over 1...4 gives 1 2 6 24.
     @Test func bookExampleRunningProduct() {
         var got: [Int] = []
         func product<P: Publisher>(_ p: P) -> Publishers.Scan<P, Int> where P.Output == Int { p.scan(1, { $0 * $1 }) }

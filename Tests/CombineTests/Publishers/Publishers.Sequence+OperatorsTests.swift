@@ -1,22 +1,10 @@
 import Combine
+import TestSupport
 import Testing
 
 @Suite("Publishers.Sequence operator specialisations")
 struct PublishersSequenceOperatorsTests {
     enum E: Error { case boom }
-
-    private func values<P: Publisher>(_ p: P) -> [String] {
-        var out: [String] = []
-        _ = p.sink(
-            receiveCompletion: { completion in
-                switch completion {
-                case .finished: out.append("finished")
-                case .failure(let error): out.append("failure(\(error))")
-                }
-            },
-            receiveValue: { out.append("\($0)") })
-        return out
-    }
 
     @Test func resultTypesMatchApple() {
         let s = [3, 1, 2].publisher
@@ -59,15 +47,15 @@ struct PublishersSequenceOperatorsTests {
 
     @Test func eagerResults() {
         let s = [3, 1, 1, 2].publisher
-        #expect(values(s.map { $0 * 2 }) == ["6", "2", "2", "4", "finished"])
-        #expect(values(s.removeDuplicates()) == ["3", "1", "2", "finished"])
-        #expect(values(s.scan(0, +)) == ["3", "4", "5", "7", "finished"])
-        #expect(values(s.min()) == ["1", "finished"])
-        #expect(values(s.output(in: 2..<10)) == ["1", "2", "finished"])
-        #expect(values(s.output(at: 9)) == ["finished"])
-        #expect(values(s.tryReduce(0) { _, _ -> Int in throw E.boom }) == ["failure(boom)"])
-        #expect(values(s.count()) == ["4", "finished"])
-        #expect(values([1, nil, 3].publisher.replaceNil(with: 0)) == ["Optional(1)", "Optional(0)", "Optional(3)", "finished"])
+        #expect(syncEvents(s.map { $0 * 2 }) == ["6", "2", "2", "4", "finished"])
+        #expect(syncEvents(s.removeDuplicates()) == ["3", "1", "2", "finished"])
+        #expect(syncEvents(s.scan(0, +)) == ["3", "4", "5", "7", "finished"])
+        #expect(syncEvents(s.min()) == ["1", "finished"])
+        #expect(syncEvents(s.output(in: 2..<10)) == ["1", "2", "finished"])
+        #expect(syncEvents(s.output(at: 9)) == ["finished"])
+        #expect(syncEvents(s.tryReduce(0) { _, _ -> Int in throw E.boom }) == ["failure(boom)"])
+        #expect(syncEvents(s.count()) == ["4", "finished"])
+        #expect(syncEvents([1, nil, 3].publisher.replaceNil(with: 0)) == ["Optional(1)", "Optional(0)", "Optional(3)", "finished"])
     }
 
     // The books' sequence examples through the specialised overloads.
@@ -75,8 +63,8 @@ struct PublishersSequenceOperatorsTests {
         var line = ""
         _ = (0...5).publisher.scan(0, { $0 + $1 }).sink { line += "\($0) " }
         #expect(line == "0 1 3 6 10 15 ")
-        #expect(values([1, 2, 3, 4].publisher.filter { $0 % 2 == 0 }) == ["2", "4", "finished"])
-        #expect(values([1, 2, 3, 4].publisher.reduce(1, { $0 * $1 })) == ["24", "finished"])
-        #expect(values([1, 2, 3, 4].publisher.scan(1, { $0 * $1 })) == ["1", "2", "6", "24", "finished"])
+        #expect(syncEvents([1, 2, 3, 4].publisher.filter { $0 % 2 == 0 }) == ["2", "4", "finished"])
+        #expect(syncEvents([1, 2, 3, 4].publisher.reduce(1, { $0 * $1 })) == ["24", "finished"])
+        #expect(syncEvents([1, 2, 3, 4].publisher.scan(1, { $0 * $1 })) == ["1", "2", "6", "24", "finished"])
     }
 }

@@ -26,7 +26,7 @@ struct PublishersSetFailureTypeTests {
         #expect(twice(Just(1)) == Publishers.SetFailureType<Just<Int>, MyError>(upstream: Just(1)))
     }
 
-    // Kodeco part 4 §1.3, example "setFailureType".
+    // Kodeco ch. 16, example "setFailureType".
     @Test func bookExampleSetFailureType() {
         let console = SingleOp.Console(example: "setFailureType")
         _ = Just("Hello")

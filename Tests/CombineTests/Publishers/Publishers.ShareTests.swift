@@ -5,19 +5,11 @@ import TestSupport
 
 private enum Boom: Error, Equatable { case boom }
 
-private final class Lines: TextOutputStream, @unchecked Sendable {
-    private let lock = NSLock()
-    private var text = ""
-    func write(_ string: String) { lock.withLock { text += string } }
-    func add(_ line: String) { write(line + "\n") }
-    var lines: [String] { lock.withLock { text.split(separator: "\n").map(String.init) } }
-}
-
-@Suite("Publishers.Share")
+@Suite("Publishers.Share", .tags(.concurrency))
 struct ShareTests {
-    @Test func specSharedRequestRunsOnce() {
-        // [002]: `dataTaskPublisher.map(\.data).print("shared").share()` with two sinks.
-        let log = Lines()
+    @Test func bookSharedRequestRunsOnce() {
+        // Kodeco ch. 13: `dataTaskPublisher.map(\.data).print("shared").share()` with two sinks.
+        let log = TextLog()
         let upstream = TestUpstream<String, Boom>(name: "DataTaskPublisher")
         let shared = upstream.print("shared", to: log).share()
         var cancellables = Set<AnyCancellable>()
@@ -40,8 +32,8 @@ struct ShareTests {
         #expect(upstream.subscriptionCount == 1)
     }
 
-    @Test func specLateSubscriberGetsOnlyTheCompletion() {
-        let log = Lines()
+    @Test func bookLateSubscriberGetsOnlyTheCompletion() {
+        let log = TextLog()
         let upstream = TestUpstream<String, Boom>(name: "DataTaskPublisher")
         let shared = upstream.print("shared", to: log).share()
         var cancellables = Set<AnyCancellable>()
@@ -73,7 +65,7 @@ struct ShareTests {
     @Test func concurrentSendersLoseAndDuplicateNothing() {
         let subject = PassthroughSubject<Int, Never>()
         let shared = subject.share()
-        let keepers = (0..<3).map { _ in OrderRecorder() }
+        let keepers = (0..<3).map { _ in SerializationCheckingSubscriber<Int, Never>() }
         for keeper in keepers { shared.subscribe(keeper) }
         let senders = 4
         let perSender = 1_000
@@ -82,16 +74,16 @@ struct ShareTests {
         }
         subject.send(completion: .finished)
         for keeper in keepers {
-            let exactlyOnce = keeper.received.sorted() == Array(0..<(senders * perSender))
+            let exactlyOnce = keeper.values.sorted() == Array(0..<(senders * perSender))
             #expect(exactlyOnce)
-            #expect(!keeper.overlapped)
-            #expect(keeper.completions == 1)
+            #expect(keeper.overlaps == 0)
+            #expect(keeper.completions.count == 1)
         }
     }
 
-    @Test func specSharedPublishedGivesInitialValueToFirstSubscriberOnly() {
-        // [003] note on `@Published hexText` + `share()`: the current value arrives at connect
-        // time, so only the first subscriber sees it.
+    @Test func bookSharedPublishedGivesInitialValueToFirstSubscriberOnly() {
+        // Kodeco ch. 19, the colour calculator's `@Published hexText` + `share()`: the current
+        // value arrives at connect time, so only the first subscriber sees it.
         final class Model: ObservableObject {
             @Published var hexText = "#"
         }
@@ -196,9 +188,9 @@ struct ShareTests {
     @Test func concurrentSubscribeCancelAndSend() {
         let subject = PassthroughSubject<Int, Never>()
         let shared = subject.share()
-        let keeper = OrderRecorder()
+        let keeper = SerializationCheckingSubscriber<Int, Never>()
         shared.subscribe(keeper)
-        let recorders = (0..<6).map { _ in OrderRecorder() }
+        let recorders = (0..<6).map { _ in SerializationCheckingSubscriber<Int, Never>() }
         let count = 3_000
         DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { worker in
             if worker == recorders.count {
@@ -211,13 +203,13 @@ struct ShareTests {
             shared.subscribe(recorder)
             if worker.isMultiple(of: 2) { recorder.cancel() }
         }
-        let keptAll = keeper.received == Array(0..<count)
+        let keptAll = keeper.values == Array(0..<count)
         #expect(keptAll)
-        #expect(keeper.completions == 1)
+        #expect(keeper.completions.count == 1)
         for recorder in recorders {
-            #expect(recorder.isContiguousAndOrdered)
-            #expect(!recorder.overlapped)
-            #expect(recorder.completions <= 1)
+            #expect(recorder.valuesAreConsecutive)
+            #expect(recorder.overlaps == 0)
+            #expect(recorder.completions.count <= 1)
         }
     }
 }

@@ -29,8 +29,8 @@ struct PublishersSubscribeOnTests {
         #expect(upstream.calls == [.request(.max(2)), .request(.max(3)), .cancel])
     }
 
-    /// Spec (Kodeco ch. 17 §2.4/2.5): with `subscribe(on: queue)` the subscription work runs on
-    /// the queue; adding `receive(on: DispatchQueue.main)` would move only the result.
+    /// Kodeco ch. 17, subscribe(on:) and receive(on:): with `subscribe(on: queue)` the subscription
+    /// work runs on the queue; adding `receive(on: DispatchQueue.main)` would move only the result.
     @Test func bookExampleSubscriptionWorkRunsOnTheQueue() async {
         let queue = DispatchQueue(label: "serial queue")
         let key = DispatchSpecificKey<String>()
@@ -51,8 +51,8 @@ struct PublishersSubscribeOnTests {
         #expect(onQueue == [true, true])
     }
 
-    /// Spec (Kodeco ch. 17 §2.5): `.subscribe(on: queue).receive(on: DispatchQueue.main)` does the
-    /// work on the queue and delivers "Computation complete" on the main queue.
+    /// Kodeco ch. 17, receive(on:): `.subscribe(on: queue).receive(on: DispatchQueue.main)` does
+    /// the work on the queue and delivers "Computation complete" on the main queue.
     @Test func bookExampleSubscribeOnThenReceiveOnMain() async {
         let queue = DispatchQueue(label: "serial queue")
         let key = DispatchSpecificKey<String>()

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.SwitchToLatest")
+@Suite("Publishers.SwitchToLatest", .tags(.concurrency))
 struct SwitchToLatestTests {
     enum TestError: Error, Equatable { case boom, bang }
     typealias Inner = TestUpstream<Int, TestError>

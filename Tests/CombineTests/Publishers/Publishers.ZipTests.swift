@@ -4,11 +4,11 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Publishers.Zip")
+@Suite("Publishers.Zip", .tags(.concurrency))
 struct ZipTests {
     enum TestError: Error, Equatable { case boom }
 
-    /// The book's example ([004], reconstructed): the oldest unpaired values are paired.
+    /// Mastering iOS 14 ch. 13 (its example, reconstructed): the oldest unpaired values are paired.
     @Test func bookExamplePairsOldestValues() {
         let chars = PassthroughSubject<String, Never>()
         let numbers = PassthroughSubject<Int, Never>()
@@ -186,22 +186,17 @@ struct ZipTests {
         _ = cancellables
     }
 
-    /// [000] Pattern 7: step 1, then `Publishers.Zip3` of three parallel steps (Futures completed
-    /// on background threads) mapped to `true`, then steps 3 and 4, each started by `flatMap`.
+    /// Using Combine, pattern: sequencing asynchronous operations. Step 1, then `Publishers.Zip3`
+    /// of three parallel steps (Futures completed on background threads) mapped to `true`, then
+    /// steps 3 and 4, each started by `flatMap`.
     @Test func bookSequencingAsyncOperations() async {
-        final class Log: @unchecked Sendable {
-            private let lock = NSLock()
-            private var steps: [String] = []
-            func add(_ step: String) { lock.withLock { steps.append(step) } }
-            var all: [String] { lock.withLock { steps } }
-        }
-        let log = Log()
+        let log = Locked<[String]>([])
         func step(_ name: String) -> AnyPublisher<Bool, any Error> {
             Future<Bool, any Error> { fulfil in
                 nonisolated(unsafe) let promise = fulfil
                 DispatchQueue.global().async {
                     usleep(UInt32.random(in: 100...2_000))
-                    log.add(name)
+                    log.append(name)
                     promise(.success(true))
                 }
             }
@@ -217,7 +212,7 @@ struct ZipTests {
         }
         #expect(done)
         cancellable?.cancel()
-        let steps = log.all
+        let steps = log.current
         #expect(steps.count == 6)
         #expect(steps.first == "1")
         #expect(Set(steps[1...3]) == ["2.1", "2.2", "2.3"])

@@ -1,22 +1,10 @@
 import Combine
+import TestSupport
 import Testing
 
 @Suite("Result.Publisher operator specialisations")
 struct ResultPublisherOperatorsTests {
     enum E: Error, Equatable { case boom, other }
-
-    private func values<P: Publisher>(_ p: P) -> [String] {
-        var out: [String] = []
-        _ = p.sink(
-            receiveCompletion: { completion in
-                switch completion {
-                case .finished: out.append("finished")
-                case .failure(let error): out.append("failure(\(error))")
-                }
-            },
-            receiveValue: { out.append("\($0)") })
-        return out
-    }
 
     @Test func resultTypesMatchApple() {
         let r = Result<Int, E>.success(2).publisher
@@ -52,11 +40,11 @@ struct ResultPublisherOperatorsTests {
 
     @Test func successAndFailure() {
         let ok = Result<Int, E>.success(2).publisher, bad = Result<Int, E>.failure(.boom).publisher
-        #expect(values(ok.map { $0 * 5 }) == ["10", "finished"])
-        #expect(values(bad.map { $0 * 5 }) == ["failure(boom)"])
-        #expect(values(bad.mapError { _ in E.other }) == ["failure(other)"])
-        #expect(values(ok.tryMap { _ -> Int in throw E.other }) == ["failure(other)"])
-        #expect(values(ok.scan(1, +)) == ["3", "finished"])
-        #expect(values(ok.contains(2)) == ["true", "finished"])
+        #expect(syncEvents(ok.map { $0 * 5 }) == ["10", "finished"])
+        #expect(syncEvents(bad.map { $0 * 5 }) == ["failure(boom)"])
+        #expect(syncEvents(bad.mapError { _ in E.other }) == ["failure(other)"])
+        #expect(syncEvents(ok.tryMap { _ -> Int in throw E.other }) == ["failure(other)"])
+        #expect(syncEvents(ok.scan(1, +)) == ["3", "finished"])
+        #expect(syncEvents(ok.contains(2)) == ["true", "finished"])
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// Cancellation and completion release every stage of the single-upstream operators (checked with
 /// weak references), and the stages survive concurrent request/cancel/value traffic.
-@Suite("Single-upstream operators: release and concurrency")
+@Suite("Single-upstream operators: release and concurrency", .tags(.concurrency))
 struct SingleOpLifecycleTests {
     typealias Up = ReleasingTestUpstream<Int, SingleOp.TestError>
 

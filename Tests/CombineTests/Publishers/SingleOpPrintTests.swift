@@ -1,4 +1,5 @@
 import Combine
+import TestSupport
 import Testing
 
 /// What `print` shows as the subscription below each single-upstream operator: Apple's names for
@@ -6,18 +7,10 @@ import Testing
 /// straight down.
 @Suite("Single-upstream operators as print shows them")
 struct SingleOpPrintTests {
-    final class Lines: TextOutputStream, @unchecked Sendable {
-        var text = ""
-        func write(_ string: String) { text += string }
-        var subscriptionLine: String? {
-            text.split(separator: "\n").first { $0.contains("receive subscription") }.map(String.init)
-        }
-    }
-
     private func shown<P: Publisher>(_ publisher: P) -> String? {
-        let lines = Lines()
-        _ = publisher.print("p", to: lines).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
-        return lines.subscriptionLine
+        let log = TextLog()
+        _ = publisher.print("p", to: log).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        return log.lines.first { $0.contains("receive subscription") }
     }
 
     /// Runs `make` on a type-erased upstream, so the generic operators (not the specialisations

@@ -41,8 +41,8 @@ struct ImmediateSchedulerTests {
     }
 
     @Test func bookExampleReceiveOnImmediateStaysOnTheCurrentThread() {
-        // Spec (Kodeco ch. 17): with `receive(on: ImmediateScheduler.shared)` values arrive on the
-        // thread that sent them, synchronously.
+        // Kodeco ch. 17, ImmediateScheduler: with `receive(on: ImmediateScheduler.shared)` values
+        // arrive on the thread that sent them, synchronously.
         let subject = PassthroughSubject<Int, Never>()
         var receivedOn: [Thread] = []
         let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { _ in receivedOn.append(Thread.current) }

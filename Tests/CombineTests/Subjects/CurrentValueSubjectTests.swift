@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("CurrentValueSubject")
+@Suite("CurrentValueSubject", .tags(.concurrency))
 struct CurrentValueSubjectTests {
     @Test func bookExampleReplaysCurrentValue() {
         let subject = CurrentValueSubject<String, Never>("first value")
@@ -68,14 +68,14 @@ struct CurrentValueSubjectTests {
 
     @Test func concurrentValueSetters() async {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let box = LockedBox()
+        let box = Locked(0)
         let cancellable = subject.sink { _ in box.increment() }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask { for value in 0..<1_000 { subject.value = value } }
             }
         }
-        #expect(box.count == 4_001)
+        #expect(box.current == 4_001)
         _ = cancellable
     }
 
@@ -84,7 +84,7 @@ struct CurrentValueSubjectTests {
     // mismatch (or a crash under the address sanitizer, a report under the thread sanitizer).
     @Test func readersNeverSeeAPartlyReplacedValue() async {
         let subject = CurrentValueSubject<Labelled, Never>(Labelled(0))
-        let mismatches = LockedBox()
+        let mismatches = Locked(0)
         let cancellable = subject.sink { value in
             if !value.isConsistent { mismatches.increment() }
         }
@@ -100,7 +100,7 @@ struct CurrentValueSubjectTests {
                 }
             }
         }
-        #expect(mismatches.count == 0)
+        #expect(mismatches.current == 0)
         #expect(subject.value.isConsistent)
         _ = cancellable
     }
@@ -168,13 +168,6 @@ struct CurrentValueSubjectTests {
         #expect(subject.value == 4)
         _ = cancellable
     }
-}
-
-private final class LockedBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
 }
 
 /// A value whose two halves must agree: a reader that sees them differ saw a half-written value.

@@ -2,7 +2,7 @@ import Combine
 import TestSupport
 import Testing
 
-@Suite("ObservableObject")
+@Suite("ObservableObject", .tags(.concurrency))
 struct ObservableObjectTests {
     private class MonitorObject: ObservableObject {
         @Published var someProperty = false

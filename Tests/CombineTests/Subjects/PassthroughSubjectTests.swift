@@ -1,10 +1,9 @@
 import Combine
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
-@Suite("PassthroughSubject")
+@Suite("PassthroughSubject", .tags(.concurrency))
 struct PassthroughSubjectTests {
     @Test func fanOutHonoursEachSubscribersDemand() {
         let subject = PassthroughSubject<Int, Never>()
@@ -80,39 +79,16 @@ struct PassthroughSubjectTests {
 
     @Test func concurrentSendLosesNothingAndNeverOverlaps() async {
         let subject = PassthroughSubject<Int, Never>()
-        let counter = CountingSubscriber()
+        let counter = SerializationCheckingSubscriber<Int, Never>()
         subject.subscribe(counter)
         let threads = 8
         let perThread = 10_000
         // Real OS threads, so the sends truly overlap whatever the size of the cooperative pool.
-        let done = DispatchGroup()
-        for _ in 0..<threads {
-            done.enter()
-            Thread {
-                for value in 0..<perThread { subject.send(value) }
-                done.leave()
-            }.start()
+        await onThreads(threads) { _ in
+            for value in 0..<perThread { subject.send(value) }
         }
-        await withCheckedContinuation { continuation in
-            done.notify(queue: .global()) { continuation.resume() }
-        }
-        #expect(counter.count.load(ordering: .relaxed) == threads * perThread)
-        #expect(counter.overlaps.load(ordering: .relaxed) == 0)
-    }
-
-    /// Runs `body` on `count` OS threads at once and waits for all of them.
-    private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-        let done = DispatchGroup()
-        for index in 0..<count {
-            done.enter()
-            Thread {
-                body(index)
-                done.leave()
-            }.start()
-        }
-        await withCheckedContinuation { continuation in
-            done.notify(queue: .global()) { continuation.resume() }
-        }
+        #expect(counter.values.count == threads * perThread)
+        #expect(counter.overlaps == 0)
     }
 
     @Test func concurrentSendAndCompletionNothingAfterCompletion() async {
@@ -188,14 +164,22 @@ struct PassthroughSubjectTests {
         #expect(subscriber.overlaps == 0)
     }
 
+    /// Subscribers coming and going on four threads while four others send: a subscriber that
+    /// stays throughout loses nothing and is never called concurrently, and the subject lets go of
+    /// every subscriber that cancelled.
     @Test func concurrentSubscribeSendCancel() async {
         let subject = PassthroughSubject<Int, Never>()
+        let witness = SerializationCheckingSubscriber<Int, Never>()
+        subject.subscribe(witness)
+        let departed = Locked<[WeakReference]>([])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
                     for _ in 0..<500 {
-                        let cancellable = subject.sink { _ in }
-                        cancellable.cancel()
+                        let subscriber = ReleasingTestSubscriber<Int, Never>()
+                        subject.subscribe(subscriber)
+                        subscriber.cancel()
+                        departed.append(WeakReference(subscriber))
                     }
                 }
                 group.addTask {
@@ -203,7 +187,13 @@ struct PassthroughSubjectTests {
                 }
             }
         }
+        let kept = departed.current.filter { $0.object != nil }.count
+        #expect(departed.current.count == 2_000)
+        #expect(kept == 0)
+        #expect(witness.values.count == 4 * 5_000)
+        #expect(witness.overlaps == 0)
         subject.send(completion: .finished)
+        #expect(witness.completions.count == 1)
     }
 
     @Test func cancelledAndCompletedSubscriptionsAreReleased() {
@@ -281,7 +271,8 @@ struct PassthroughSubjectTests {
     }
 
     @Test func bookTestSinkReceiveDataThenError() {
-        // Using Combine §7.2: counts of values and completions after each send.
+        // Using Combine, testing: a PassthroughSubject to test a subscriber: counts of values and
+        // completions after each send.
         enum TestFailureCondition: Error { case anErrorExample }
         let subject = PassthroughSubject<String, Error>()
         var values = 0
@@ -327,30 +318,6 @@ struct PassthroughSubjectTests {
         #expect(finished)
         _ = (sink, connection)
     }
-}
-
-/// Counts values and detects overlapping calls with an in-flight counter.
-private final class CountingSubscriber: Subscriber, Sendable {
-    typealias Input = Int
-    typealias Failure = Never
-    let count = Atomic<Int>(0)
-    let inFlight = Atomic<Int>(0)
-    let overlaps = Atomic<Int>(0)
-
-    func receive(subscription: any Subscription) {
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-        if inFlight.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
-            overlaps.add(1, ordering: .relaxed)
-        }
-        count.add(1, ordering: .relaxed)
-        inFlight.subtract(1, ordering: .acquiringAndReleasing)
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {}
 }
 
 private enum TestError: Error, Equatable {

@@ -2,7 +2,7 @@ import Combine
 import TestSupport
 import Testing
 
-@Suite("Published")
+@Suite("Published", .tags(.concurrency))
 struct PublishedTests {
     private final class Weather {
         @Published var temperature: Double

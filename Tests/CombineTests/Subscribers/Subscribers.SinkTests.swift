@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Subscribers.Sink")
+@Suite("Subscribers.Sink", .tags(.concurrency))
 struct SubscribersSinkTests {
     @Test func requestsUnlimitedAndDeliversEverything() {
         let upstream = TestUpstream<Int, Never>()
@@ -81,17 +81,6 @@ struct SubscribersSinkTests {
 
     // MARK: races on real threads (the sink's lock-free phase word)
 
-    /// A subscription that counts the calls it gets, from any thread.
-    private final class CountingSubscription: Subscription, @unchecked Sendable {
-        let lock = NSLock()
-        private var _requests = 0
-        private var _cancels = 0
-        var requests: Int { lock.withLock { _requests } }
-        var cancels: Int { lock.withLock { _cancels } }
-        func request(_ demand: Subscribers.Demand) { lock.withLock { _requests += 1 } }
-        func cancel() { lock.withLock { _cancels += 1 } }
-    }
-
     /// Runs `first` and `second` on two threads, released together by a spinning start flag.
     private static func race(_ first: @escaping @Sendable () -> Void, _ second: @escaping @Sendable () -> Void) {
         let ready = NSCondition()
@@ -111,19 +100,19 @@ struct SubscribersSinkTests {
 
     @Test func cancelRacingSubscriptionCancelsItExactlyOnceAndReleasesIt() {
         for _ in 0..<2_000 {
-            weak var weakSubscription: CountingSubscription?
+            weak var weakSubscription: RecordingSubscription?
             weak var weakSink: Subscribers.Sink<Int, Never>?
             var requests = 0
             var cancels = 0
             do {
-                let subscription = CountingSubscription()
+                let subscription = RecordingSubscription()
                 let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
                 weakSubscription = subscription
                 weakSink = sink
                 let unsafeSink = sink
                 Self.race({ unsafeSink.receive(subscription: subscription) }, { unsafeSink.cancel() })
-                requests = subscription.requests
-                cancels = subscription.cancels
+                requests = subscription.requests.count
+                cancels = subscription.cancelCount
                 // Whatever the interleaving, the subscription ends cancelled, once.
                 #expect(cancels == 1)
                 #expect(requests <= 1)
@@ -136,28 +125,27 @@ struct SubscribersSinkTests {
 
     @Test func cancelRacingCompletionEndsExactlyOneWay() {
         for _ in 0..<2_000 {
-            weak var weakSubscription: CountingSubscription?
-            let completions = NSLock()
-            nonisolated(unsafe) var completionCount = 0
+            weak var weakSubscription: RecordingSubscription?
+            let completions = Locked(0)
             var ok = true
             do {
-                let subscription = CountingSubscription()
+                let subscription = RecordingSubscription()
                 weakSubscription = subscription
                 let sink = Subscribers.Sink<Int, Never>(
-                    receiveCompletion: { _ in completions.withLock { completionCount += 1 } },
+                    receiveCompletion: { _ in completions.increment() },
                     receiveValue: { _ in }
                 )
                 sink.receive(subscription: subscription)
                 let unsafeSink = sink
                 Self.race({ unsafeSink.receive(completion: .finished) }, { unsafeSink.cancel() })
                 // Either the completion won (delivered, no cancel) or the cancel did (the reverse).
-                let delivered = completions.withLock { completionCount }
-                ok = delivered + subscription.cancels == 1 && subscription.requests == 1
+                let delivered = completions.current
+                ok = delivered + subscription.cancelCount == 1 && subscription.requests.count == 1
                 #expect(ok)
                 // Events after the end are ignored.
                 sink.receive(completion: .finished)
                 #expect(sink.receive(1) == .none)
-                #expect(completions.withLock { completionCount } == delivered)
+                #expect(completions.current == delivered)
             }
             #expect(weakSubscription == nil)
             if !ok || weakSubscription != nil { break }

@@ -1,11 +1,10 @@
 import Combine
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 import Tributary
 
-@Suite("AsyncSequencePublisher")
+@Suite("AsyncSequencePublisher", .tags(.concurrency))
 struct AsyncSequencePublisherTests {
     @Test func deliversEveryElementInOrderThenFinishes() async {
         let subscriber = TrackingSubscriber<Int, Never>()
@@ -81,7 +80,7 @@ struct AsyncSequencePublisherTests {
     }
 
     @Test func cancellingTheSubscriptionCancelsTheTaskAndReleasesEverything() async {
-        let terminated = Mutex<AsyncStream<Int>.Continuation.Termination?>(nil)
+        let terminated = Locked<AsyncStream<Int>.Continuation.Termination?>(nil)
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         continuation.onTermination = { reason in terminated.withLock { $0 = reason } }
 
@@ -193,20 +192,6 @@ private struct PullCountingSequence: AsyncSequence, Sendable {
     }
 
     final class Counter: Sendable {
-        let pulls = Mutex(0)
+        let pulls = Locked(0)
     }
-}
-
-private func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return true
-}
-
-/// A weak reference the test can read after the object's last strong owner is gone.
-private final class WeakReference: @unchecked Sendable {
-    weak var object: AnyObject?
 }

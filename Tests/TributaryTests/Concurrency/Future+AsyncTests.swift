@@ -1,10 +1,10 @@
 import Combine
 import Foundation
-import Synchronization
+import TestSupport
 import Testing
 import Tributary
 
-@Suite("Future+Async")
+@Suite("Future+Async", .tags(.concurrency))
 struct FutureAsyncTests {
     @Test func nonThrowingOperationFulfilsTheFuture() async {
         let future = Future { () async -> Int in
@@ -29,20 +29,20 @@ struct FutureAsyncTests {
     }
 
     @Test func runsOnceEagerlyAndSharesTheResult() async {
-        let runs = Atomic<Int>(0)
+        let runs = Locked(0)
         let future = Future(priority: .high) { () async -> Int in
-            runs.add(1, ordering: .relaxed)
+            runs.increment()
             return 7
         }
         async let first = future.value
         async let second = future.value
         #expect(await [first, second] == [7, 7])
         #expect(await future.value == 7)
-        #expect(runs.load(ordering: .relaxed) == 1)
+        #expect(runs.current == 1)
     }
 
     @Test func deferredRunsTheWorkPerSubscriber() async {
-        let runs = Mutex(0)
+        let runs = Locked(0)
         let deferred = Deferred {
             Future { () async -> Int in
                 runs.withLock { $0 += 1 }
@@ -58,7 +58,7 @@ struct FutureAsyncTests {
 
     @Test func sinkReceivesValueThenFinished() async {
         let future = Future { await Self.answer() }
-        let events = Mutex<[String]>([])
+        let events = Locked<[String]>([])
         var cancellable: AnyCancellable?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             cancellable = future.sink(
