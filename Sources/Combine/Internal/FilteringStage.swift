@@ -103,8 +103,9 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline let downstream: Downstream
     /// Only touched from upstream deliveries, which Combine serialises, so the dynamic exclusivity
-    /// check is skipped.
+    /// check is skipped; debug builds check the serialisation instead (``serialCalls``).
     @exclusivity(unchecked) @usableFromInline var strategy: Strategy
+    @usableFromInline let serialCalls = SerialCallCheck()
     @usableFromInline let state: LockedState<FilteringStageState<Strategy.Output>>
     /// Set once no more upstream values may pass (completed, cancelled, failed).
     @usableFromInline let done = Atomic<Bool>(false)
@@ -130,6 +131,8 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        defer { serialCalls.leave(outermost) }
         if done.load(ordering: .acquiring) { return .none }
         switch strategy.receive(input, downstream: downstream) {
         case .demand(let demand):
@@ -166,6 +169,8 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
+        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        defer { serialCalls.leave(outermost) }
         switch completion {
         case .failure(let error):
             guard terminate() != nil else { return }

@@ -107,8 +107,9 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline let downstream: Downstream
     /// Only touched from upstream deliveries, which Combine serialises, so the dynamic exclusivity
-    /// check is skipped.
+    /// check is skipped; debug builds check the serialisation instead (``serialCalls``).
     @exclusivity(unchecked) @usableFromInline var strategy: Strategy
+    @usableFromInline let serialCalls = SerialCallCheck()
     @usableFromInline let state: LockedState<State>
     /// Set once no more upstream values matter; lets the per-value path skip the lock.
     @usableFromInline let upstreamDone = Atomic<Bool>(false)
@@ -146,6 +147,8 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        defer { serialCalls.leave(outermost) }
         if upstreamDone.load(ordering: .acquiring) { return .none }
         switch strategy.receive(input) {
         case .continue:
@@ -161,6 +164,8 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
+        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        defer { serialCalls.leave(outermost) }
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         switch completion {
         case .failure(let error):

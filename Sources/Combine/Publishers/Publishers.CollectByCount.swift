@@ -54,6 +54,9 @@ extension Publishers.CollectByCount {
         @exclusivity(unchecked) @usableFromInline var slots: UnsafeMutablePointer<Upstream.Output>?
         @exclusivity(unchecked) @usableFromInline var filled: Int
         @exclusivity(unchecked) @usableFromInline var capacity: Int
+        /// Debug builds check that upstream calls, which touch the batch without a lock, are
+        /// serialised.
+        @usableFromInline let serialCalls = SerialCallCheck()
         @usableFromInline let status = LockedState<SubscriptionStatus>(.awaitingSubscription)
         @usableFromInline let done = Atomic<Bool>(false)
 
@@ -111,6 +114,8 @@ extension Publishers.CollectByCount {
         @inlinable
         @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let outermost = serialCalls.enter("collect(_:)")
+            defer { serialCalls.leave(outermost) }
             if done.load(ordering: .acquiring) { return .none }
             if filled == capacity { grow() }
             (slots.unsafelyUnwrapped + filled).initialize(to: input)
@@ -121,6 +126,8 @@ extension Publishers.CollectByCount {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let outermost = serialCalls.enter("collect(_:)")
+            defer { serialCalls.leave(outermost) }
             if done.exchange(true, ordering: .acquiringAndReleasing) { return }
             status.withLock { $0 = .terminal }
             let rest = takeBatch()
