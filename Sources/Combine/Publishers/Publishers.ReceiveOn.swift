@@ -67,8 +67,7 @@ extension Publishers.ReceiveOn {
     /// subscriber can be called from two threads at once and see values after the completion; the
     /// operators below it assume serial calls, as Combine's contract says.)
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -229,8 +228,6 @@ extension Publishers.ReceiveOn {
         }
 
         @usableFromInline var description: String { "ReceiveOn" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -245,8 +242,7 @@ extension Publishers.ReceiveOn {
     /// subscriber on `cancel` would need a lock or an atomic exchange around every delivery, since
     /// `cancel` may run on another thread in the middle of one.)
     @usableFromInline
-    final class ImmediateInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class ImmediateInner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -312,8 +308,6 @@ extension Publishers.ReceiveOn {
         }
 
         @usableFromInline var description: String { "ReceiveOn" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

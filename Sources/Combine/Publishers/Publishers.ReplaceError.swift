@@ -54,8 +54,7 @@ extension Publishers.ReplaceError {
     /// demand, because a failure that arrives with no demand must wait for the next `request`
     /// before the fallback value may be sent.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         @usableFromInline
         typealias Input = Upstream.Output
@@ -183,11 +182,7 @@ extension Publishers.ReplaceError {
 
         @usableFromInline var description: String { "ReplaceError" }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "output": output])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "output": output] }
     }
 }
 

@@ -190,8 +190,7 @@ extension Publishers.Retry {
 
     /// The retrying stage; shows itself to the subscriber as `Retry`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         /// The subscriber used for one attempt; its number tells the stage which attempt an
         /// event belongs to.
@@ -291,11 +290,7 @@ extension Publishers.Retry {
 
         @usableFromInline var description: String { "Retry" }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }
 

@@ -32,8 +32,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Never
@@ -53,8 +52,6 @@ extension Publishers.SetFailureType {
         func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }
 
         @usableFromInline var description: String { "SetFailureType" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

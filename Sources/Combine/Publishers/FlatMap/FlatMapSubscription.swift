@@ -16,7 +16,7 @@ import Synchronization
 /// lock-free give-back fail, so it comes back through the mutex and sees what changed.
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    ReflectsAsOperator
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline
     typealias Machine = FlatMapStateMachine<Downstream>
@@ -278,9 +278,6 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @usableFromInline
     var description: String { "FlatMap" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @usableFromInline
     var customMirror: Mirror {
