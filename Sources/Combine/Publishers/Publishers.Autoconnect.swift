@@ -113,8 +113,7 @@ extension Publishers.Autoconnect {
     /// subscriber cancels. It is transparent in debugging output: its description is the
     /// upstream subscription's.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -132,8 +131,7 @@ extension Publishers.Autoconnect {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
+            guard acceptUpstream(subscription) else { return }
             let described = String(describing: subscription)
             name.withLock { $0 = described }
             downstream.receive(subscription: self)
@@ -146,18 +144,7 @@ extension Publishers.Autoconnect {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                if status.isTerminal { return false }
-                status = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: completion) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Autoconnect subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
+            if endUnlessTerminal() { downstream.receive(completion: completion) }
         }
 
         @usableFromInline
@@ -171,13 +158,11 @@ extension Publishers.Autoconnect {
             parent.subscriberCancelled()
         }
 
+        @usableFromInline static var operatorName: String { "Autoconnect" }
+
         @usableFromInline var description: String { name.withLock { $0 } }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }
 
