@@ -30,7 +30,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Other.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
             subscriber.receive(subscription: inner)
-            other.receive(subscriber: Trigger(inner: inner))
+            other.receive(subscriber: OutputSignalSubscriber<Inner<S>, Other>(watcher: inner))
             upstream.receive(subscriber: inner)
         }
     }
@@ -51,8 +51,7 @@ extension Publishers.DropUntilOutput {
     }
 
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, OutputSignalWatcher, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -98,7 +97,7 @@ extension Publishers.DropUntilOutput {
         // MARK: trigger
 
         @usableFromInline
-        func triggerSubscribed(_ subscription: any Subscription) {
+        func signalSubscribed(_ subscription: any Subscription) {
             let accepted: Bool = state.withLock { state in
                 guard case .awaitingSubscription = state.trigger, !state.finished else { return false }
                 state.trigger = .subscribed(subscription)
@@ -108,14 +107,14 @@ extension Publishers.DropUntilOutput {
         }
 
         @usableFromInline
-        func triggerFired() {
+        func signalFired() {
             state.withLock { state in
                 if !state.finished { state.triggered = true }
             }
         }
 
         @usableFromInline
-        func triggerCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
+        func signalCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
             let upstream: (any Subscription)?? = state.withLock { state in
                 state.trigger = .terminal
                 guard !state.triggered, !state.finished else { return nil }
@@ -150,33 +149,6 @@ extension Publishers.DropUntilOutput {
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
-    }
-
-    /// Subscribes to `other` on behalf of ``Inner``; it shares the inner's identity.
-    @usableFromInline
-    struct Trigger<Downstream: Subscriber>: Subscriber
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Other.Output
-        @usableFromInline typealias Failure = Other.Failure
-
-        @usableFromInline let inner: Inner<Downstream>
-        @usableFromInline var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable init(inner: Inner<Downstream>) { self.inner = inner }
-
-        @inlinable
-        func receive(subscription: any Subscription) { inner.triggerSubscribed(subscription) }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.triggerFired()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Other.Failure>) { inner.triggerCompleted(completion) }
     }
 }
 
