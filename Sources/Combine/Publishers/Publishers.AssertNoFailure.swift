@@ -5,7 +5,7 @@ extension Publishers {
     /// Use it to state an invariant ("this cannot fail") and to get a `Never` failure type. The
     /// check is active in release builds too, like `fatalError`.
     public struct AssertNoFailure<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values; a failure stops the process instead of being published.
         public typealias Output = Upstream.Output
 
         /// A failure stops the process, so none is ever delivered.

@@ -6,7 +6,7 @@ extension Publishers {
     /// end with a completion (rather than a cancel) still count as attached, so a finished
     /// upstream is not connected a second time by a late subscriber.
     public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The values of the connectable upstream, which is connected when the first subscriber arrives.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.

@@ -13,7 +13,7 @@ extension Publishers {
     /// Without a debugger attached, `SIGTRAP` ends the process, so keep breakpoints out of
     /// shipping code. Cancellation cannot be intercepted; use `handleEvents` for that.
     public struct Breakpoint<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, each checked by `receiveOutput` before the subscriber gets it.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.

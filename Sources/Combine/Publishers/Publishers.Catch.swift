@@ -7,7 +7,7 @@ extension Publishers {
     /// is carried over to the replacement.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
-        /// Values pass through unchanged.
+        /// The value type the upstream and the replacement publisher share.
         public typealias Output = Upstream.Output
 
         /// After the switch, failures can only come from the replacement.

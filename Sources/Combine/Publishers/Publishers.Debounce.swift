@@ -9,7 +9,8 @@ extension Publishers {
     /// - When the upstream completes, the completion is delivered on the scheduler right away and a
     ///   value still waiting out its quiet window is discarded.
     public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's value type; of each burst only the last value is published, once the
+        /// upstream has been quiet for `dueTime`.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure

@@ -5,7 +5,7 @@ extension Publishers {
     /// The subscription reaches the subscriber immediately and demand goes straight upstream; only
     /// the downstream events wait. A failure is delayed like everything else.
     public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, each published `interval` later on the scheduler.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure

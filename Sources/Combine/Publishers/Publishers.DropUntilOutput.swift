@@ -7,7 +7,7 @@ extension Publishers {
     /// the downstream's demand (no replacement is requested).
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
-        /// Values are passed through unchanged.
+        /// The upstream's values, published once `other` has produced its first value.
         public typealias Output = Upstream.Output
         /// The failure type both publishers share.
         public typealias Failure = Upstream.Failure

@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `filter(_:)` returns: only values the predicate accepts go downstream; for
     /// each rejected value one more is requested upstream, so the downstream's demand is honoured.
     public struct Filter<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; only the values `isIncluded` accepts are published.
         public typealias Output = Upstream.Output
         /// Filtering cannot fail, so errors are the upstream's.
         public typealias Failure = Upstream.Failure
@@ -30,7 +30,7 @@ extension Publishers {
     /// The publisher `tryFilter(_:)` returns: like ``Publishers/Filter`` but the predicate may throw,
     /// which ends the stream with that error.
     public struct TryFilter<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; only the values the throwing predicate accepts are published.
         public typealias Output = Upstream.Output
         /// Anything the upstream or the predicate throws, erased to `Error`.
         public typealias Failure = any Error

@@ -7,7 +7,7 @@ extension Publishers {
     /// finally `receiveCompletion` or `receiveCancel`. Typical uses: an activity indicator,
     /// logging, counting attempts before a `retry`.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, each shown to `receiveOutput` before the subscriber gets it.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.

@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `mapError(_:)` returns: values pass through, and a failure is converted by
     /// `transform` before it reaches the downstream.
     public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, untouched; only the failure is converted.
         public typealias Output = Upstream.Output
 
         /// The publisher whose failure is converted.

@@ -13,7 +13,7 @@ extension Publishers {
     /// the other discarded (the closure is never run while a lock is held).
     public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
     where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
-        /// Values pass through unchanged.
+        /// The upstream's values, relayed through the subject to every subscriber.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.

@@ -3,7 +3,7 @@ extension Publishers {
     /// publishes its first value; then the upstream is cancelled and the stream finishes. If
     /// `other` completes without publishing, it no longer matters and the upstream runs on.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's values, published until `other` produces its first value.
         public typealias Output = Upstream.Output
         /// Errors are the upstream's; `other`'s failure is ignored.
         public typealias Failure = Upstream.Failure

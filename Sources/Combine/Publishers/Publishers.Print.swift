@@ -16,7 +16,7 @@ extension Publishers {
     /// A value's demand of `.none` (what `sink` returns) prints nothing. The line and its newline
     /// are written with two `write` calls, as `Swift.print(_:to:)` does.
     public struct Print<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, each logged before the subscriber gets it.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.

@@ -8,7 +8,7 @@ extension Publishers {
     /// `subscribe(on:)` to move those). Each event is scheduled separately and in arrival order, so
     /// on a serial scheduler the subscriber sees values in order, one at a time.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, delivered on the scheduler.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure

@@ -6,7 +6,7 @@ extension Publishers {
     /// value closure, an `assign`): the failure type becomes `Never`. The fallback is sent only
     /// once the subscriber has demand for it, so the operator never oversends.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, and `output` in place of a failure.
         public typealias Output = Upstream.Output
 
         /// Every failure is replaced, so the publisher cannot fail.

@@ -15,7 +15,7 @@ extension Publishers {
     /// by recursion, so even `Retry(upstream:retries: nil)` over an immediately failing
     /// publisher does not grow the stack.
     public struct Retry<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, from each attempt in turn.
         public typealias Output = Upstream.Output
 
         /// The last attempt's failure is passed on unchanged.

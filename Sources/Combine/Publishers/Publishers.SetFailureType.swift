@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `setFailureType(to:)` returns: the same values from a publisher that cannot
     /// fail, re-typed so it can be combined with publishers that can. No failure is ever sent.
     public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
-        /// Values are passed through unchanged.
+        /// The upstream's values, untouched; only the declared failure type changes.
         public typealias Output = Upstream.Output
 
         /// The publisher that cannot fail.

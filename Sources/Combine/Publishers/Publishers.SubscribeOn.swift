@@ -5,7 +5,8 @@ extension Publishers {
     /// Values are not moved: a publisher that produces values on its own thread or run loop (a
     /// timer, a network task) keeps doing so. Use `receive(on:)` to choose where values arrive.
     public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, on whatever thread the upstream sends them; only subscribing,
+        /// requests and cancellation move to the scheduler.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure

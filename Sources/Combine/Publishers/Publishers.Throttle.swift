@@ -15,7 +15,7 @@ extension Publishers {
     /// values; a value due while the subscriber has no demand is dropped. When the upstream
     /// finishes, a held value is published before the completion; a failure discards it.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's value type; at most one value per `interval` is published.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure

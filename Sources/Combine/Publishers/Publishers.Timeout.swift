@@ -6,7 +6,7 @@ extension Publishers {
     /// `customError` was given — a normal `.finished`: a timeout is not an error unless you make it
     /// one. Values and completion are delivered on `scheduler`.
     public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, published on the scheduler while the upstream keeps within `interval`.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure

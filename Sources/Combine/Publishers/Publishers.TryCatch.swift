@@ -6,7 +6,7 @@ extension Publishers {
     /// handle. Demand not yet served is carried over to the replacement, as with `catch`.
     public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
-        /// Values pass through unchanged.
+        /// The value type the upstream and the replacement publisher share.
         public typealias Output = Upstream.Output
 
         /// Any error: the handler's, or the replacement's.
