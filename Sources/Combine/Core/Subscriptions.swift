@@ -17,8 +17,7 @@ extension Subscriptions {
 
 /// The one shared instance behind ``Subscriptions/empty``: it has no state, so one is enough.
 @usableFromInline
-final class EmptySubscriptionSingleton: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, Sendable
+final class EmptySubscriptionSingleton: Subscription, ReflectsAsOperator, Sendable
 {
     @usableFromInline
     static let shared = EmptySubscriptionSingleton()
@@ -36,10 +35,4 @@ final class EmptySubscriptionSingleton: Subscription, CustomStringConvertible, C
 
     @usableFromInline
     var description: String { "Empty" }
-
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 }

@@ -63,8 +63,7 @@ extension NotificationCenter.Publisher: Equatable {
 
 extension NotificationCenter.Publisher {
     /// One subscriber's observer registration. (`@unchecked Sendable`: state is behind a lock.)
-    fileprivate final class Observation: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    fileprivate final class Observation: Subscription, ReflectsAsOperator, @unchecked Sendable
     {
         private struct State {
             var demand: Subscribers.Demand = .none
@@ -122,8 +121,6 @@ extension NotificationCenter.Publisher {
         }
 
         var description: String { "NotificationCenter Observer" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 #endif

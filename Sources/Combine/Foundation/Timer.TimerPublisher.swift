@@ -151,8 +151,7 @@ extension Timer {
         }
 
         /// One subscriber's connection to the shared timer.
-        fileprivate final class Side: Subscription, CustomStringConvertible, CustomReflectable,
-            CustomPlaygroundDisplayConvertible, @unchecked Sendable
+        fileprivate final class Side: Subscription, ReflectsAsOperator, @unchecked Sendable
         {
             private struct State {
                 var demand: Subscribers.Demand = .none
@@ -189,8 +188,6 @@ extension Timer {
             }
 
             var description: String { "Timer" }
-            var customMirror: Mirror { Mirror(self, children: [:]) }
-            var playgroundDescription: Any { description }
         }
     }
 }

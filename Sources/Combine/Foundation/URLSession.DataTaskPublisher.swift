@@ -59,8 +59,7 @@ extension URLSession {
 extension URLSession.DataTaskPublisher {
     /// One subscriber's data task. (`@unchecked Sendable`: all state is behind a lock; the task's
     /// completion handler runs on the session's queue.)
-    fileprivate final class Inner: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    fileprivate final class Inner: Subscription, ReflectsAsOperator, @unchecked Sendable
     {
         private struct State {
             var downstream: AnySubscriber<Output, Failure>?
@@ -133,8 +132,6 @@ extension URLSession.DataTaskPublisher {
         }
 
         var description: String { "DataTaskPublisher" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 // Sendable: a request (a value) and a session (thread-safe, itself Sendable).

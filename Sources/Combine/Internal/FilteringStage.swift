@@ -96,7 +96,7 @@ struct FilteringStageState<Output> {
 /// The subscription a filtering-style operator hands downstream; also its upstream subscriber.
 @usableFromInline
 final class FilteringStage<Downstream: Subscriber, Strategy: FilteringStrategy>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    Subscriber, Subscription, ReflectsAsOperator
 where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failure {
     @usableFromInline typealias Input = Strategy.Input
     @usableFromInline typealias Failure = Strategy.UpstreamFailure
@@ -254,10 +254,4 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     var description: String { Strategy.operatorName }
-
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 }

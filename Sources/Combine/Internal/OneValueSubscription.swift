@@ -4,9 +4,7 @@ import Synchronization
 /// (`Optional.Publisher`, `Result.Publisher`): value and `.finished` on the first request, nothing
 /// after cancel. `name` is what `print()` shows.
 @usableFromInline
-final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+final class OneValueSubscription<Downstream: Subscriber>: Subscription, ReflectsAsOperator {
     @usableFromInline
     let value: Downstream.Input
 
@@ -47,9 +45,5 @@ final class OneValueSubscription<Downstream: Subscriber>: Subscription, CustomSt
     @usableFromInline
     var description: String { "\(name)" }
 
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["value": value]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
+    @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["value": value] }
 }

@@ -99,7 +99,7 @@ struct ReducingStageState<Output, Failure: Error> {
 /// The subscription a reducing operator hands downstream; also the subscriber it attaches upstream.
 @usableFromInline
 final class ReducingStage<Downstream: Subscriber, Strategy: ReducingStrategy>:
-    Subscriber, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    Subscriber, Subscription, ReflectsAsOperator
 where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failure {
     @usableFromInline typealias Input = Strategy.Input
     @usableFromInline typealias Failure = Strategy.UpstreamFailure
@@ -282,10 +282,4 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     var description: String { Strategy.operatorName }
-
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 }

@@ -81,9 +81,7 @@ extension Future {
     /// One subscriber's subscription. The subscriber is reached through a closure built in
     /// `receive(subscriber:)`; whoever takes that closure out under the lock delivers the result.
     @usableFromInline
-    final class Conduit: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
+    final class Conduit: Subscription, ReflectsAsOperator {
         @usableFromInline
         typealias Deliver = (Result<Output, Failure>) -> Void
 
@@ -165,11 +163,5 @@ extension Future {
 
         @usableFromInline
         var description: String { "Future" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
     }
 }

@@ -57,70 +57,11 @@ extension Publishers {
 }
 
 extension Publishers.AllSatisfy {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Bool
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline let predicate: (Upstream.Output) -> Bool
-        @usableFromInline var allPassed = true
-
-        @inlinable init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "AllSatisfy" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            if predicate(input) { return .continue }
-            allPassed = false
-            return .finish
-        }
-
-        @inlinable
-        mutating func finalValue() -> Bool? { allPassed }
-    }
+    @usableFromInline typealias Strategy = VerdictStrategy<Upstream, EveryValuePasses>
 }
 
 extension Publishers.TryAllSatisfy {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Bool
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = any Error
-
-        @usableFromInline let predicate: (Upstream.Output) throws -> Bool
-        @usableFromInline var allPassed = true
-
-        @inlinable init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "TryAllSatisfy" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            do {
-                if try predicate(input) { return .continue }
-                allPassed = false
-                return .finish
-            } catch {
-                thrown = error
-                return .failure
-            }
-        }
-
-        @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
-
-        @inlinable
-        mutating func finalValue() -> Bool? { allPassed }
-    }
+    @usableFromInline typealias Strategy = TryVerdictStrategy<Upstream, EveryValuePasses>
 }
 
 extension Publisher {

@@ -7,7 +7,7 @@ extension Publishers {
     /// Use it to state an invariant ("this cannot fail") and to get a `Never` failure type. The
     /// check is active in release builds too, like `fatalError`.
     public struct AssertNoFailure<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values; a failure stops the process instead of being published.
         public typealias Output = Upstream.Output
 
         /// A failure stops the process, so none is ever delivered.
@@ -61,8 +61,7 @@ extension Publisher {
 extension Publishers.AssertNoFailure {
     /// The checking stage; shows itself to the subscriber as `AssertNoFailure`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -83,8 +82,7 @@ extension Publishers.AssertNoFailure {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
+            guard acceptUpstream(subscription) else { return }
             downstream.receive(subscription: self)
         }
 
@@ -95,12 +93,7 @@ extension Publishers.AssertNoFailure {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            guard live else { return }
+            guard endUpstream() else { return }
             switch completion {
             case .finished:
                 downstream.receive(completion: .finished)
@@ -110,24 +103,9 @@ extension Publishers.AssertNoFailure {
             }
         }
 
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.AssertNoFailure subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
+        @usableFromInline static var operatorName: String { "AssertNoFailure" }
 
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminate() }?.cancel()
-        }
-
-        @usableFromInline var description: String { "AssertNoFailure" }
-
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "prefix": prefix, "file": file, "line": line])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "prefix": prefix, "file": file, "line": line] }
     }
 }
 

@@ -8,7 +8,7 @@ extension Publishers {
     /// end with a completion (rather than a cancel) still count as attached, so a finished
     /// upstream is not connected a second time by a late subscriber.
     public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The values of the connectable upstream, which is connected when the first subscriber arrives.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.
@@ -115,8 +115,7 @@ extension Publishers.Autoconnect {
     /// subscriber cancels. It is transparent in debugging output: its description is the
     /// upstream subscription's.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -134,8 +133,7 @@ extension Publishers.Autoconnect {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
+            guard acceptUpstream(subscription) else { return }
             let described = String(describing: subscription)
             name.withLock { $0 = described }
             downstream.receive(subscription: self)
@@ -148,18 +146,7 @@ extension Publishers.Autoconnect {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                if status.isTerminal { return false }
-                status = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: completion) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Autoconnect subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
+            if endUnlessTerminal() { downstream.receive(completion: completion) }
         }
 
         @usableFromInline
@@ -173,13 +160,11 @@ extension Publishers.Autoconnect {
             parent.subscriberCancelled()
         }
 
+        @usableFromInline static var operatorName: String { "Autoconnect" }
+
         @usableFromInline var description: String { name.withLock { $0 } }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }
 

@@ -15,7 +15,7 @@ extension Publishers {
     /// Without a debugger attached, `SIGTRAP` ends the process, so keep breakpoints out of
     /// shipping code. Cancellation cannot be intercepted; use `handleEvents` for that.
     public struct Breakpoint<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, each checked by `receiveOutput` before the subscriber gets it.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.
@@ -83,8 +83,7 @@ extension Publisher {
 extension Publishers.Breakpoint {
     /// The examining stage; shows itself to the subscriber as `Breakpoint`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -112,8 +111,7 @@ extension Publishers.Breakpoint {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
+            guard acceptUpstream(subscription) else { return }
             if receiveSubscription?(subscription) == true { Self.trap() }
             downstream.receive(subscription: self)
         }
@@ -126,33 +124,13 @@ extension Publishers.Breakpoint {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            guard live else { return }
+            guard endUpstream() else { return }
             if receiveCompletion?(completion) == true { Self.trap() }
             downstream.receive(completion: completion)
         }
 
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Breakpoint subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
+        @usableFromInline static var operatorName: String { "Breakpoint" }
 
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminate() }?.cancel()
-        }
-
-        @usableFromInline var description: String { "Breakpoint" }
-
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }

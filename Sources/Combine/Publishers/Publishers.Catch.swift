@@ -9,7 +9,7 @@ extension Publishers {
     /// is carried over to the replacement.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
-        /// Values pass through unchanged.
+        /// The value type the upstream and the replacement publisher share.
         public typealias Output = Upstream.Output
 
         /// After the switch, failures can only come from the replacement.
@@ -29,7 +29,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the catching stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, handler: handler))
+            upstream.receive(subscriber: CatchStage(downstream: subscriber, strategy: Strategy(handler: handler)))
         }
     }
 }
@@ -51,120 +51,24 @@ extension Publisher {
 }
 
 extension Publishers.Catch {
-    /// The catching stage; shows itself to the subscriber as `Catch`.
+    /// `catch`'s part of ``CatchStage``: the handler cannot throw, and the replacement's failure
+    /// is the operator's.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        /// Receives from the replacement publisher on behalf of the stage (whose own `Subscriber`
-        /// conformance is for the original upstream).
-        @usableFromInline
-        struct ReplacementSubscriber: Subscriber, CustomStringConvertible {
-            @usableFromInline typealias Input = NewPublisher.Output
-            @usableFromInline typealias Failure = NewPublisher.Failure
-
-            @usableFromInline let inner: Inner
-            @usableFromInline let combineIdentifier = CombineIdentifier()
-
-            @usableFromInline init(inner: Inner) { self.inner = inner }
-
-            @usableFromInline func receive(subscription: any Subscription) {
-                inner.replacementReceive(subscription: subscription)
-            }
-
-            @inlinable func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-                inner.replacementReceive(input)
-            }
-
-            @usableFromInline func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-                inner.replacementReceive(completion: completion)
-            }
-
-            @usableFromInline var description: String { "Catch" }
-        }
-
-        @usableFromInline let downstream: Downstream
+    struct Strategy: CatchStrategy {
         @usableFromInline let handler: (Upstream.Failure) -> NewPublisher
-        @usableFromInline let state = LockedState(CatchStateMachine())
+
+        @usableFromInline init(handler: @escaping (Upstream.Failure) -> NewPublisher) { self.handler = handler }
+
+        @usableFromInline static var operatorName: String { "Catch" }
 
         @usableFromInline
-        init(downstream: Downstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
-            self.downstream = downstream
-            self.handler = handler
-        }
-
-        @usableFromInline
-        func perform(_ action: CatchStateMachine.SubscriptionAction) {
-            switch action {
-            case .passDownstream: downstream.receive(subscription: self)
-            case .request(let subscription, let demand): subscription.request(demand)
-            case .none: break
-            case .cancel(let subscription): subscription.cancel()
-            }
+        func replacement(for error: Upstream.Failure) -> Result<NewPublisher, NewPublisher.Failure> {
+            .success(handler(error))
         }
 
         @usableFromInline
-        func receive(subscription: any Subscription) {
-            perform(state.withLock { $0.upstreamSubscribed(subscription) })
+        static func convert(_ completion: Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<NewPublisher.Failure> {
+            completion
         }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard state.withLock({ $0.upstreamValue() }) else { return .none }
-            let more = downstream.receive(input)
-            if more != .none { state.withLock { $0.added(more) } }
-            return more
-        }
-
-        @usableFromInline
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            switch completion {
-            case .finished:
-                if state.withLock({ $0.upstreamFinished() }) { downstream.receive(completion: .finished) }
-            case .failure(let error):
-                guard state.withLock({ $0.upstreamFailed() }) else { return }
-                handler(error).receive(subscriber: ReplacementSubscriber(inner: self))
-            }
-        }
-
-        @usableFromInline
-        func replacementReceive(subscription: any Subscription) {
-            perform(state.withLock { $0.replacementSubscribed(subscription) })
-        }
-
-        @inlinable
-        func replacementReceive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            guard state.withLock({ $0.replacementValue() }) else { return .none }
-            let more = downstream.receive(input)
-            if more != .none { state.withLock { $0.added(more) } }
-            return more
-        }
-
-        @usableFromInline
-        func replacementReceive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            if state.withLock({ $0.replacementCompleted() }) { downstream.receive(completion: completion) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Catch subscription request(_:)")
-            state.withLock { $0.request(demand) }?.request(demand)
-        }
-
-        @usableFromInline
-        func cancel() {
-            state.withLock { $0.cancel() }?.cancel()
-        }
-
-        @usableFromInline var description: String { "Catch" }
-
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }

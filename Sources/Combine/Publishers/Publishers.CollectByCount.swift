@@ -39,8 +39,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -148,8 +147,6 @@ extension Publishers.CollectByCount {
         }
 
         @usableFromInline var description: String { "CollectByCount" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

@@ -118,8 +118,7 @@ extension Publishers.CollectByTime {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -240,8 +239,6 @@ extension Publishers.CollectByTime {
         }
 
         var description: String { "CollectByTime" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 

@@ -90,7 +90,7 @@ extension Publishers.CompactMap {
 
 extension Publishers.TryCompactMap {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilteringStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
@@ -114,12 +114,6 @@ extension Publishers.TryCompactMap {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
     }
 
     /// Fuses two throwing compact maps into one stage.

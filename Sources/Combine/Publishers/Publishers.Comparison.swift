@@ -90,7 +90,7 @@ extension Publishers.Comparison {
 
 extension Publishers.TryComparison {
     @usableFromInline
-    struct Strategy: ReducingStrategy {
+    struct Strategy: ReducingStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -119,12 +119,6 @@ extension Publishers.TryComparison {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
 
         @inlinable
         mutating func finalValue() -> Output? { best }

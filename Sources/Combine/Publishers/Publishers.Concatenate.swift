@@ -50,8 +50,7 @@ extension Publishers.Concatenate {
 
     /// The subscription handed downstream: it owns the demand and moves from prefix to suffix.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscription, ReflectsAsOperator
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline var suffix: Suffix?
@@ -133,8 +132,6 @@ extension Publishers.Concatenate {
         }
 
         @usableFromInline var description: String { "Concatenate" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 
     /// Subscribes to one of the two publishers on behalf of ``Inner``.

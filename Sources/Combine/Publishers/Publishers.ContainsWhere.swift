@@ -58,74 +58,11 @@ extension Publishers {
 }
 
 extension Publishers.ContainsWhere {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Bool
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline let predicate: (Upstream.Output) -> Bool
-        @usableFromInline var found = false
-
-        @inlinable init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "ContainsWhere" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            if predicate(input) {
-                found = true
-                return .finish
-            }
-            return .continue
-        }
-
-        @inlinable
-        mutating func finalValue() -> Bool? { found }
-    }
+    @usableFromInline typealias Strategy = VerdictStrategy<Upstream, SomeValueMatches>
 }
 
 extension Publishers.TryContainsWhere {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Bool
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = any Error
-
-        @usableFromInline let predicate: (Upstream.Output) throws -> Bool
-        @usableFromInline var found = false
-
-        @inlinable init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "TryContainsWhere" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            do {
-                if try predicate(input) {
-                    found = true
-                    return .finish
-                }
-                return .continue
-            } catch {
-                thrown = error
-                return .failure
-            }
-        }
-
-        @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
-
-        @inlinable
-        mutating func finalValue() -> Bool? { found }
-    }
+    @usableFromInline typealias Strategy = TryVerdictStrategy<Upstream, SomeValueMatches>
 }
 
 extension Publisher {

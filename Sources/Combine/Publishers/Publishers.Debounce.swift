@@ -11,7 +11,8 @@ extension Publishers {
     /// - When the upstream completes, the completion is delivered on the scheduler right away and a
     ///   value still waiting out its quiet window is discarded.
     public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's value type; of each burst only the last value is published, once the
+        /// upstream has been quiet for `dueTime`.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
@@ -127,8 +128,7 @@ extension Publishers.Debounce {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -185,8 +185,6 @@ extension Publishers.Debounce {
         }
 
         var description: String { "Debounce" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 

@@ -23,7 +23,8 @@ extension Publishers {
 
         /// Attaches `subscriber` through the decoding stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: Inner(downstream: subscriber, decoder: decoder))
+            upstream.receive(subscriber: CodingStage<DecodeStep<Output, Coder>, Upstream.Failure, S>(
+                downstream: subscriber, step: DecodeStep(decoder: decoder)))
         }
     }
 }
@@ -42,87 +43,6 @@ extension Publisher {
         decoder: Coder
     ) -> Publishers.Decode<Self, Item, Coder> where Self.Output == Coder.Input {
         Publishers.Decode(upstream: self, decoder: decoder)
-    }
-}
-
-extension Publishers.Decode {
-    /// The decoding stage; shows itself to the subscriber as `Decode`.
-    @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == any Error {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let decoder: Coder
-        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
-        /// Set once a decoding error ended the stream. Only read and written by the upstream's
-        /// serialized `receive` calls, so it needs no lock.
-        @usableFromInline var failed = false
-
-        @usableFromInline
-        init(downstream: Downstream, decoder: Coder) {
-            self.downstream = downstream
-            self.decoder = decoder
-        }
-
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
-            downstream.receive(subscription: self)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if failed { return .none }
-            let decoded: Output
-            do {
-                decoded = try decoder.decode(Output.self, from: input)
-            } catch {
-                fail(error)
-                return .none
-            }
-            return downstream.receive(decoded)
-        }
-
-        @usableFromInline
-        func fail(_ error: any Error) {
-            failed = true
-            guard let upstream = status.withLock({ $0.terminate() }) else { return }
-            upstream.cancel()
-            downstream.receive(completion: .failure(error))
-        }
-
-        @usableFromInline
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: completion.eraseError) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Decode subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
-
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminate() }?.cancel()
-        }
-
-        @usableFromInline var description: String { "Decode" }
-
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

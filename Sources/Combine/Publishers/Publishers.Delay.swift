@@ -7,7 +7,7 @@ extension Publishers {
     /// The subscription reaches the subscriber immediately and demand goes straight upstream; only
     /// the downstream events wait. A failure is delayed like everything else.
     public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, each published `interval` later on the scheduler.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
@@ -82,8 +82,7 @@ extension Publishers.Delay {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -149,8 +148,6 @@ extension Publishers.Delay {
         }
 
         var description: String { "Delay" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 

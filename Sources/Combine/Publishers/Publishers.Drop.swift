@@ -4,7 +4,7 @@ extension Publishers {
     /// The values it will swallow are requested together with the downstream's first request
     /// (asking for `.max(5)` below `dropFirst(2)` requests `.max(7)` upstream), as Apple does.
     public struct Drop<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; the first `count` values are skipped.
         public typealias Output = Upstream.Output
         /// Errors are the upstream's.
         public typealias Failure = Upstream.Failure

@@ -9,7 +9,7 @@ extension Publishers {
     /// the downstream's demand (no replacement is requested).
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
-        /// Values are passed through unchanged.
+        /// The upstream's values, published once `other` has produced its first value.
         public typealias Output = Upstream.Output
         /// The failure type both publishers share.
         public typealias Failure = Upstream.Failure
@@ -32,7 +32,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Other.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
             subscriber.receive(subscription: inner)
-            other.receive(subscriber: Trigger(inner: inner))
+            other.receive(subscriber: OutputSignalSubscriber<Inner<S>, Other>(watcher: inner))
             upstream.receive(subscriber: inner)
         }
     }
@@ -53,8 +53,7 @@ extension Publishers.DropUntilOutput {
     }
 
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, OutputSignalWatcher, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -100,7 +99,7 @@ extension Publishers.DropUntilOutput {
         // MARK: trigger
 
         @usableFromInline
-        func triggerSubscribed(_ subscription: any Subscription) {
+        func signalSubscribed(_ subscription: any Subscription) {
             let accepted: Bool = state.withLock { state in
                 guard case .awaitingSubscription = state.trigger, !state.finished else { return false }
                 state.trigger = .subscribed(subscription)
@@ -110,14 +109,14 @@ extension Publishers.DropUntilOutput {
         }
 
         @usableFromInline
-        func triggerFired() {
+        func signalFired() {
             state.withLock { state in
                 if !state.finished { state.triggered = true }
             }
         }
 
         @usableFromInline
-        func triggerCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
+        func signalCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
             let upstream: (any Subscription)?? = state.withLock { state in
                 state.trigger = .terminal
                 guard !state.triggered, !state.finished else { return nil }
@@ -152,33 +151,6 @@ extension Publishers.DropUntilOutput {
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
-    }
-
-    /// Subscribes to `other` on behalf of ``Inner``; it shares the inner's identity.
-    @usableFromInline
-    struct Trigger<Downstream: Subscriber>: Subscriber
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Other.Output
-        @usableFromInline typealias Failure = Other.Failure
-
-        @usableFromInline let inner: Inner<Downstream>
-        @usableFromInline var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable init(inner: Inner<Downstream>) { self.inner = inner }
-
-        @inlinable
-        func receive(subscription: any Subscription) { inner.triggerSubscribed(subscription) }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.triggerFired()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Other.Failure>) { inner.triggerCompleted(completion) }
     }
 }
 

@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `drop(while:)` returns: values are swallowed while the predicate holds; the
     /// first value it rejects opens the gate for good (this is not a filter).
     public struct DropWhile<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; leading values are skipped while the predicate holds.
         public typealias Output = Upstream.Output
         /// Errors are the upstream's.
         public typealias Failure = Upstream.Failure
@@ -30,7 +30,7 @@ extension Publishers {
     /// The publisher `tryDrop(while:)` returns: like ``Publishers/DropWhile`` but the predicate may
     /// throw, which ends the stream with that error.
     public struct TryDropWhile<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; leading values are skipped while the throwing predicate holds.
         public typealias Output = Upstream.Output
         /// Anything the upstream or the predicate throws, erased to `Error`.
         public typealias Failure = any Error
@@ -85,7 +85,7 @@ extension Publishers.DropWhile {
 
 extension Publishers.TryDropWhile {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilteringStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -114,12 +114,6 @@ extension Publishers.TryDropWhile {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
     }
 }
 

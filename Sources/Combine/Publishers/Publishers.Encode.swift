@@ -24,7 +24,8 @@ extension Publishers {
 
         /// Attaches `subscriber` through the encoding stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Coder.Output, S.Failure == any Error {
-            upstream.receive(subscriber: Inner(downstream: subscriber, encoder: encoder))
+            upstream.receive(subscriber: CodingStage<EncodeStep<Upstream.Output, Coder>, Upstream.Failure, S>(
+                downstream: subscriber, step: EncodeStep(encoder: encoder)))
         }
     }
 }
@@ -38,87 +39,6 @@ extension Publisher {
     /// ```
     public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
         Publishers.Encode(upstream: self, encoder: encoder)
-    }
-}
-
-extension Publishers.Encode {
-    /// The encoding stage; shows itself to the subscriber as `Encode`.
-    @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let encoder: Coder
-        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
-        /// Set once an encoding error ended the stream. Only read and written by the upstream's
-        /// serialized `receive` calls, so it needs no lock.
-        @usableFromInline var failed = false
-
-        @usableFromInline
-        init(downstream: Downstream, encoder: Coder) {
-            self.downstream = downstream
-            self.encoder = encoder
-        }
-
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
-            downstream.receive(subscription: self)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if failed { return .none }
-            let encoded: Coder.Output
-            do {
-                encoded = try encoder.encode(input)
-            } catch {
-                fail(error)
-                return .none
-            }
-            return downstream.receive(encoded)
-        }
-
-        @usableFromInline
-        func fail(_ error: any Error) {
-            failed = true
-            guard let upstream = status.withLock({ $0.terminate() }) else { return }
-            upstream.cancel()
-            downstream.receive(completion: .failure(error))
-        }
-
-        @usableFromInline
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: completion.eraseError) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Encode subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
-
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminate() }?.cancel()
-        }
-
-        @usableFromInline var description: String { "Encode" }
-
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

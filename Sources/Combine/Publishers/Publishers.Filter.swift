@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `filter(_:)` returns: only values the predicate accepts go downstream; for
     /// each rejected value one more is requested upstream, so the downstream's demand is honoured.
     public struct Filter<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; only the values `isIncluded` accepts are published.
         public typealias Output = Upstream.Output
         /// Filtering cannot fail, so errors are the upstream's.
         public typealias Failure = Upstream.Failure
@@ -30,7 +30,7 @@ extension Publishers {
     /// The publisher `tryFilter(_:)` returns: like ``Publishers/Filter`` but the predicate may throw,
     /// which ends the stream with that error.
     public struct TryFilter<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; only the values the throwing predicate accepts are published.
         public typealias Output = Upstream.Output
         /// Anything the upstream or the predicate throws, erased to `Error`.
         public typealias Failure = any Error
@@ -94,7 +94,7 @@ extension Publishers.Filter {
 
 extension Publishers.TryFilter {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilteringStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -118,12 +118,6 @@ extension Publishers.TryFilter {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
     }
 
     /// Fuses a plain filter onto this throwing one, keeping a single stage.

@@ -83,95 +83,15 @@ extension Publishers {
 extension Publishers.First: Equatable where Upstream: Equatable {}
 
 extension Publishers.First {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline var found: Output?
-
-        @inlinable init() {}
-
-        @usableFromInline static var operatorName: String { "First" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            found = input
-            return .finish
-        }
-
-        @inlinable
-        mutating func finalValue() -> Output? { found }
-    }
+    @usableFromInline typealias Strategy = SelectAny<Upstream, FirstMatch>
 }
 
 extension Publishers.FirstWhere {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline var found: Output?
-        @usableFromInline let predicate: (Output) -> Bool
-
-        @inlinable init(predicate: @escaping (Output) -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "FirstWhere" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            guard predicate(input) else { return .continue }
-            found = input
-            return .finish
-        }
-
-        @inlinable
-        mutating func finalValue() -> Output? { found }
-    }
+    @usableFromInline typealias Strategy = SelectWhere<Upstream, FirstMatch>
 }
 
 extension Publishers.TryFirstWhere {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = any Error
-
-        @usableFromInline var found: Output?
-        @usableFromInline let predicate: (Output) throws -> Bool
-
-        @inlinable init(predicate: @escaping (Output) throws -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "TryFirstWhere" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            do {
-                guard try predicate(input) else { return .continue }
-                found = input
-                return .finish
-            } catch {
-                thrown = error
-                return .failure
-            }
-        }
-
-        @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
-
-        @inlinable
-        mutating func finalValue() -> Output? { found }
-    }
+    @usableFromInline typealias Strategy = TrySelectWhere<Upstream, FirstMatch>
 }
 
 extension Publisher {

@@ -9,7 +9,7 @@ extension Publishers {
     /// finally `receiveCompletion` or `receiveCancel`. Typical uses: an activity indicator,
     /// logging, counting attempts before a `retry`.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, each shown to `receiveOutput` before the subscriber gets it.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.
@@ -91,8 +91,7 @@ extension Publishers.HandleEvents {
     /// The observing stage; wraps the upstream subscription so requests and cancellation can be
     /// seen, and shows itself to the subscriber as `HandleEvents`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -117,8 +116,7 @@ extension Publishers.HandleEvents {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
+            guard acceptUpstream(subscription) else { return }
             receiveSubscription?(subscription)
             downstream.receive(subscription: self)
         }
@@ -133,12 +131,7 @@ extension Publishers.HandleEvents {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            guard live else { return }
+            guard endUpstream() else { return }
             receiveCompletion?(completion)
             downstream.receive(completion: completion)
         }
@@ -147,7 +140,7 @@ extension Publishers.HandleEvents {
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.HandleEvents subscription request(_:)")
             receiveRequest?(demand)
-            status.withLock { $0.subscription }?.request(demand)
+            forwardRequest(demand)
         }
 
         @usableFromInline
@@ -157,12 +150,8 @@ extension Publishers.HandleEvents {
             upstream.cancel()
         }
 
-        @usableFromInline var description: String { "HandleEvents" }
+        @usableFromInline static var operatorName: String { "HandleEvents" }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }

@@ -82,93 +82,15 @@ extension Publishers {
 extension Publishers.Last: Equatable where Upstream: Equatable {}
 
 extension Publishers.Last {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline var last: Output?
-
-        @inlinable init() {}
-
-        @usableFromInline static var operatorName: String { "Last" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            last = input
-            return .continue
-        }
-
-        @inlinable
-        mutating func finalValue() -> Output? { last }
-    }
+    @usableFromInline typealias Strategy = SelectAny<Upstream, LastMatch>
 }
 
 extension Publishers.LastWhere {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = Upstream.Failure
-
-        @usableFromInline let predicate: (Output) -> Bool
-        @usableFromInline var last: Output?
-
-        @inlinable init(predicate: @escaping (Output) -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "LastWhere" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            if predicate(input) { last = input }
-            return .continue
-        }
-
-        @inlinable
-        mutating func finalValue() -> Output? { last }
-    }
+    @usableFromInline typealias Strategy = SelectWhere<Upstream, LastMatch>
 }
 
 extension Publishers.TryLastWhere {
-    @usableFromInline
-    struct Strategy: ReducingStrategy {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = any Error
-
-        @usableFromInline let predicate: (Output) throws -> Bool
-        @usableFromInline var last: Output?
-
-        @inlinable init(predicate: @escaping (Output) throws -> Bool) { self.predicate = predicate }
-
-        @usableFromInline static var operatorName: String { "TryLastWhere" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome {
-            do {
-                if try predicate(input) { last = input }
-                return .continue
-            } catch {
-                thrown = error
-                return .failure
-            }
-        }
-
-        @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
-
-        @inlinable
-        mutating func finalValue() -> Output? { last }
-    }
+    @usableFromInline typealias Strategy = TrySelectWhere<Upstream, LastMatch>
 }
 
 extension Publisher {

@@ -5,7 +5,7 @@ extension Publishers {
     /// Events are shared among the subscribers through a `PassthroughSubject`, so the upstream
     /// is subscribed to once per connection. Copies of this value share that subject.
     public struct MakeConnectable<Upstream: Publisher>: ConnectablePublisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, which start to flow when `connect()` is called.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.

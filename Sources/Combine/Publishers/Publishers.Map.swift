@@ -59,8 +59,7 @@ extension Publishers.Map {
     /// Hands values downstream after transforming them; it keeps no state, so it is a struct and
     /// lets the upstream subscription through untouched.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -91,8 +90,6 @@ extension Publishers.Map {
         }
 
         @usableFromInline var description: String { "Map" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 
     /// Fuses two maps into one stage, the way Apple's Combine does.
@@ -112,7 +109,7 @@ extension Publishers.Map {
 
 extension Publishers.TryMap {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilteringStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
@@ -130,12 +127,6 @@ extension Publishers.TryMap {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
     }
 
     /// Fuses a plain map onto this throwing one, keeping a single stage.

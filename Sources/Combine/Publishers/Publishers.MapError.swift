@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `mapError(_:)` returns: values pass through, and a failure is converted by
     /// `transform` before it reaches the downstream.
     public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, untouched; only the failure is converted.
         public typealias Output = Upstream.Output
 
         /// The publisher whose failure is converted.
@@ -34,8 +34,7 @@ extension Publishers {
 
 extension Publishers.MapError {
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -65,8 +64,6 @@ extension Publishers.MapError {
         }
 
         @usableFromInline var description: String { "MapError" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

@@ -55,8 +55,7 @@ extension Publishers.MeasureInterval {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -112,8 +111,6 @@ extension Publishers.MeasureInterval {
         }
 
         var description: String { "MeasureInterval" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 

@@ -15,7 +15,7 @@ extension Publishers {
     /// the other discarded (the closure is never run while a lock is held).
     public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
     where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
-        /// Values pass through unchanged.
+        /// The upstream's values, relayed through the subject to every subscriber.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.
@@ -94,8 +94,7 @@ extension Publisher {
 extension Publishers.Multicast {
     /// One subscriber's stage between the subject and the subscriber.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -110,8 +109,7 @@ extension Publishers.Multicast {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
+            guard acceptUpstream(subscription) else { return }
             downstream.receive(subscription: self)
         }
 
@@ -122,31 +120,11 @@ extension Publishers.Multicast {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = status.withLock { status -> Bool in
-                if status.isTerminal { return false }
-                status = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: completion) }
+            if endUnlessTerminal() { downstream.receive(completion: completion) }
         }
 
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Multicast subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
+        @usableFromInline static var operatorName: String { "Multicast" }
 
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminate() }?.cancel()
-        }
-
-        @usableFromInline var description: String { "Multicast" }
-
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }

@@ -4,7 +4,7 @@ extension Publishers {
     /// cancelled and the stream finishes. Values before the range are replaced by requests for
     /// one more each.
     public struct Output<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; only the values whose index lies in `range` are published.
         public typealias Output = Upstream.Output
         /// Errors are the upstream's.
         public typealias Failure = Upstream.Failure

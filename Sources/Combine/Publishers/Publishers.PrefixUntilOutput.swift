@@ -5,7 +5,7 @@ extension Publishers {
     /// publishes its first value; then the upstream is cancelled and the stream finishes. If
     /// `other` completes without publishing, it no longer matters and the upstream runs on.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's values, published until `other` produces its first value.
         public typealias Output = Upstream.Output
         /// Errors are the upstream's; `other`'s failure is ignored.
         public typealias Failure = Upstream.Failure
@@ -27,7 +27,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
-            other.receive(subscriber: Terminator(inner: inner))
+            other.receive(subscriber: OutputSignalSubscriber<Inner<S>, Other>(watcher: inner))
             upstream.receive(subscriber: inner)
         }
     }
@@ -44,8 +44,7 @@ extension Publishers.PrefixUntilOutput {
     }
 
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, OutputSignalWatcher, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -86,7 +85,7 @@ extension Publishers.PrefixUntilOutput {
         }
 
         @usableFromInline
-        func terminatorSubscribed(_ subscription: any Subscription) {
+        func signalSubscribed(_ subscription: any Subscription) {
             let accepted: Bool = state.withLock { state in
                 guard case .awaitingSubscription = state.terminator, !state.finished else { return false }
                 state.terminator = .subscribed(subscription)
@@ -96,7 +95,7 @@ extension Publishers.PrefixUntilOutput {
         }
 
         @usableFromInline
-        func terminatorFired() {
+        func signalFired() {
             let upstream: (any Subscription)?? = state.withLock { state in
                 guard !state.finished else { return nil }
                 state.finished = true
@@ -109,7 +108,7 @@ extension Publishers.PrefixUntilOutput {
         }
 
         @usableFromInline
-        func terminatorCompleted() {
+        func signalCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
             state.withLock { $0.terminator = .terminal }
         }
 
@@ -130,33 +129,6 @@ extension Publishers.PrefixUntilOutput {
         }
 
         @usableFromInline var description: String { "PrefixUntilOutput" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
-    }
-
-    /// Subscribes to `other` on behalf of ``Inner``; it shares the inner's identity.
-    @usableFromInline
-    struct Terminator<Downstream: Subscriber>: Subscriber
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Other.Output
-        @usableFromInline typealias Failure = Other.Failure
-
-        @usableFromInline let inner: Inner<Downstream>
-        @usableFromInline var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable init(inner: Inner<Downstream>) { self.inner = inner }
-
-        @inlinable
-        func receive(subscription: any Subscription) { inner.terminatorSubscribed(subscription) }
-
-        @inlinable
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.terminatorFired()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Other.Failure>) { inner.terminatorCompleted() }
     }
 }
 

@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `prefix(while:)` returns: values pass while the predicate holds; the first
     /// value it rejects is swallowed, the upstream is cancelled and the stream finishes.
     public struct PrefixWhile<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; values are published until the predicate first rejects one.
         public typealias Output = Upstream.Output
         /// Errors are the upstream's.
         public typealias Failure = Upstream.Failure
@@ -30,7 +30,7 @@ extension Publishers {
     /// The publisher `tryPrefix(while:)` returns: like ``Publishers/PrefixWhile`` but the predicate
     /// may throw, which ends the stream with that error.
     public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; values are published until the throwing predicate first rejects one.
         public typealias Output = Upstream.Output
         /// Anything the upstream or the predicate throws, erased to `Error`.
         public typealias Failure = any Error
@@ -80,7 +80,7 @@ extension Publishers.PrefixWhile {
 
 extension Publishers.TryPrefixWhile {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilteringStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -104,12 +104,6 @@ extension Publishers.TryPrefixWhile {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
     }
 }
 

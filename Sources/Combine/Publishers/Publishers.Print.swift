@@ -18,7 +18,7 @@ extension Publishers {
     /// A value's demand of `.none` (what `sink` returns) prints nothing. The line and its newline
     /// are written with two `write` calls, as `Swift.print(_:to:)` does.
     public struct Print<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, each logged before the subscriber gets it.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.
@@ -74,8 +74,7 @@ extension Publishers.Print {
     /// The logging stage. It wraps the upstream subscription (so `request` and `cancel` can be
     /// logged) and shows itself to the subscriber as `Print`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -120,8 +119,7 @@ extension Publishers.Print {
         @usableFromInline
         func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
-            let accepted = status.withLock { $0.accept(subscription) }
-            guard accepted else { return subscription.cancel() }
+            guard acceptUpstream(subscription) else { return }
             downstream.receive(subscription: self)
         }
 
@@ -141,33 +139,24 @@ extension Publishers.Print {
             case .finished: log("receive finished")
             case .failure(let error): log("receive error: (\(error))")
             }
-            let live = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            if live { downstream.receive(completion: completion) }
+            if endUpstream() { downstream.receive(completion: completion) }
         }
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.Print subscription request(_:)")
             log("request \(Self.describe(demand))")
-            status.withLock { $0.subscription }?.request(demand)
+            forwardRequest(demand)
         }
 
         @usableFromInline
         func cancel() {
             log("receive cancel")
-            status.withLock { $0.terminate() }?.cancel()
+            cancelUpstream()
         }
 
-        @usableFromInline var description: String { "Print" }
+        @usableFromInline static var operatorName: String { "Print" }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "prefix": prefix])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "prefix": prefix] }
     }
 }

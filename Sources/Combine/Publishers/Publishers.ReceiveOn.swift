@@ -9,7 +9,7 @@ extension Publishers {
     /// `subscribe(on:)` to move those). Each event is scheduled separately and in arrival order, so
     /// on a serial scheduler the subscriber sees values in order, one at a time.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, delivered on the scheduler.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
@@ -68,8 +68,7 @@ extension Publishers.ReceiveOn {
     /// subscriber can be called from two threads at once and see values after the completion; the
     /// operators below it assume serial calls, as Combine's contract says.)
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -230,8 +229,6 @@ extension Publishers.ReceiveOn {
         }
 
         @usableFromInline var description: String { "ReceiveOn" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 
@@ -246,8 +243,7 @@ extension Publishers.ReceiveOn {
     /// subscriber on `cancel` would need a lock or an atomic exchange around every delivery, since
     /// `cancel` may run on another thread in the middle of one.)
     @usableFromInline
-    final class ImmediateInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class ImmediateInner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -313,8 +309,6 @@ extension Publishers.ReceiveOn {
         }
 
         @usableFromInline var description: String { "ReceiveOn" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

@@ -93,7 +93,7 @@ extension Publishers.Reduce {
 
 extension Publishers.TryReduce {
     @usableFromInline
-    struct Strategy: ReducingStrategy {
+    struct Strategy: ReducingStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
@@ -121,12 +121,6 @@ extension Publishers.TryReduce {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
 
         @inlinable
         mutating func finalValue() -> Output? { accumulator }

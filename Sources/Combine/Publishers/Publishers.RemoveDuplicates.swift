@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `removeDuplicates()` / `removeDuplicates(by:)` returns: a value equal to the
     /// last one published is dropped (and one more is requested in its place).
     public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; a value the predicate finds equal to the last published one is skipped.
         public typealias Output = Upstream.Output
         /// Comparing cannot fail, so errors are the upstream's.
         public typealias Failure = Upstream.Failure
@@ -30,7 +30,8 @@ extension Publishers {
     /// The publisher `tryRemoveDuplicates(by:)` returns: like ``Publishers/RemoveDuplicates`` but
     /// the comparison may throw, which ends the stream with that error (no value is sent for it).
     public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's value type; a value the throwing predicate finds equal to the last
+        /// published one is skipped.
         public typealias Output = Upstream.Output
         /// Anything the upstream or the predicate throws, erased to `Error`.
         public typealias Failure = any Error
@@ -84,7 +85,7 @@ extension Publishers.RemoveDuplicates {
 
 extension Publishers.TryRemoveDuplicates {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilteringStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -111,12 +112,6 @@ extension Publishers.TryRemoveDuplicates {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
     }
 }
 

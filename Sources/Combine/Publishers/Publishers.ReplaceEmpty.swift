@@ -3,7 +3,7 @@ extension Publishers {
     /// published anything, `output` is published before the completion. A failure is passed on
     /// as is.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
-        /// Values are passed through unchanged.
+        /// The upstream's values, or `output` alone if the upstream finishes without any.
         public typealias Output = Upstream.Output
         /// Errors are the upstream's.
         public typealias Failure = Upstream.Failure

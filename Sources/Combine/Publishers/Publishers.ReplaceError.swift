@@ -8,7 +8,7 @@ extension Publishers {
     /// value closure, an `assign`): the failure type becomes `Never`. The fallback is sent only
     /// once the subscriber has demand for it, so the operator never oversends.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, and `output` in place of a failure.
         public typealias Output = Upstream.Output
 
         /// Every failure is replaced, so the publisher cannot fail.
@@ -56,8 +56,7 @@ extension Publishers.ReplaceError {
     /// demand, because a failure that arrives with no demand must wait for the next `request`
     /// before the fallback value may be sent.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         @usableFromInline
         typealias Input = Upstream.Output
@@ -185,11 +184,7 @@ extension Publishers.ReplaceError {
 
         @usableFromInline var description: String { "ReplaceError" }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream, "output": output])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "output": output] }
     }
 }
 

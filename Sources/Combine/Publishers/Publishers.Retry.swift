@@ -17,7 +17,7 @@ extension Publishers {
     /// by recursion, so even `Retry(upstream:retries: nil)` over an immediately failing
     /// publisher does not grow the stack.
     public struct Retry<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, from each attempt in turn.
         public typealias Output = Upstream.Output
 
         /// The last attempt's failure is passed on unchanged.
@@ -192,8 +192,7 @@ extension Publishers.Retry {
 
     /// The retrying stage; shows itself to the subscriber as `Retry`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         /// The subscriber used for one attempt; its number tells the stage which attempt an
         /// event belongs to.
@@ -293,11 +292,7 @@ extension Publishers.Retry {
 
         @usableFromInline var description: String { "Retry" }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }
 

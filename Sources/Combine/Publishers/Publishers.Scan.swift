@@ -94,7 +94,7 @@ extension Publishers.Scan {
 
 extension Publishers.TryScan {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilteringStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
@@ -123,12 +123,6 @@ extension Publishers.TryScan {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func takeFailure() -> any Error {
-            guard let thrown else { APIViolation.unexpected("\(Self.operatorName) lost its error") }
-            return thrown
-        }
     }
 }
 

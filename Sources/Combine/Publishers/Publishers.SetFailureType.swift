@@ -2,7 +2,7 @@ extension Publishers {
     /// The publisher `setFailureType(to:)` returns: the same values from a publisher that cannot
     /// fail, re-typed so it can be combined with publishers that can. No failure is ever sent.
     public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
-        /// Values are passed through unchanged.
+        /// The upstream's values, untouched; only the declared failure type changes.
         public typealias Output = Upstream.Output
 
         /// The publisher that cannot fail.
@@ -32,8 +32,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Never
@@ -53,8 +52,6 @@ extension Publishers.SetFailureType {
         func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }
 
         @usableFromInline var description: String { "SetFailureType" }
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
-        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

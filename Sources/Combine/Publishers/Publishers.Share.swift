@@ -8,7 +8,7 @@ extension Publishers {
     /// sent before it attached but receives the completion; when every subscriber has
     /// cancelled, the upstream is cancelled, and the next subscriber subscribes to it again.
     public final class Share<Upstream: Publisher>: Publisher, Equatable {
-        /// Values pass through unchanged.
+        /// The upstream's values, sent to every current subscriber.
         public typealias Output = Upstream.Output
 
         /// Failures pass through unchanged.

@@ -7,7 +7,8 @@ extension Publishers {
     /// Values are not moved: a publisher that produces values on its own thread or run loop (a
     /// timer, a network task) keeps doing so. Use `receive(on:)` to choose where values arrive.
     public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, on whatever thread the upstream sends them; only subscribing,
+        /// requests and cancellation move to the scheduler.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
@@ -50,8 +51,7 @@ extension Publisher {
 }
 
 extension Publishers.SubscribeOn {
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -122,8 +122,6 @@ extension Publishers.SubscribeOn {
         }
 
         var description: String { "SubscribeOn" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 

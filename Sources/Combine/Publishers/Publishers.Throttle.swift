@@ -17,7 +17,7 @@ extension Publishers {
     /// values; a value due while the subscriber has no demand is dropped. When the upstream
     /// finishes, a held value is published before the completion; a failure discards it.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's value type; at most one value per `interval` is published.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
@@ -149,8 +149,7 @@ extension Publishers.Throttle {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -212,8 +211,6 @@ extension Publishers.Throttle {
         }
 
         var description: String { "Throttle" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }
 

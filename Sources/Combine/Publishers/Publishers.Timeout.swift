@@ -8,7 +8,7 @@ extension Publishers {
     /// `customError` was given — a normal `.finished`: a timeout is not an error unless you make it
     /// one. Values and completion are delivered on `scheduler`.
     public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
-        /// Values pass through with their type unchanged.
+        /// The upstream's values, published on the scheduler while the upstream keeps within `interval`.
         public typealias Output = Upstream.Output
         /// Failures pass through with their type unchanged.
         public typealias Failure = Upstream.Failure
@@ -116,8 +116,7 @@ extension Publishers.Timeout {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -190,7 +189,5 @@ extension Publishers.Timeout {
         }
 
         var description: String { "Timeout" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
-        var playgroundDescription: Any { description }
     }
 }

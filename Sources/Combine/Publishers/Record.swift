@@ -148,8 +148,7 @@ extension Record: Codable where Output: Codable, Failure: Codable {
 extension Record {
     /// The subscription: values as demanded, then the completion right after the last one.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline
         struct State {
@@ -254,10 +253,6 @@ extension Record {
         @usableFromInline
         var description: String { "Record" }
 
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["recording": recording]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["recording": recording] }
     }
 }

@@ -213,7 +213,7 @@ where Downstream.Input == Storage.Output {
 /// The subscription `combineLatest` and `zip` hand their subscriber.
 @usableFromInline
 final class FanInCombineSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    ReflectsAsOperator
 where Downstream.Input == Storage.Output {
     @usableFromInline
     typealias Machine = FanInCombineStateMachine<Storage, Downstream>
@@ -292,9 +292,6 @@ where Downstream.Input == Storage.Output {
 
     @usableFromInline
     var description: String { Storage.subscriptionDescription }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @usableFromInline
     var customMirror: Mirror {

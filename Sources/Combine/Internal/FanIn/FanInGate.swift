@@ -70,9 +70,6 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
         queue.append(value)
     }
 
-    /// Accepts a value from upstream: hands it straight out when nobody is emitting, nothing is
-    /// queued and there is demand (the common, uncontended case skips the queue); otherwise
-    /// queues it and becomes the emitter if nobody is.
     /// Whether a value could go straight to the subscriber: open, not emitting, nothing queued,
     /// demand left. Then ``handOut(_:)`` does what ``offer(_:)`` would, minus the checks.
     @inlinable
@@ -86,6 +83,9 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
         return .value(downstream.unsafelyUnwrapped, value)
     }
 
+    /// Accepts a value from upstream: hands it straight out when nobody is emitting, nothing is
+    /// queued and there is demand (the common, uncontended case skips the queue); otherwise
+    /// queues it and becomes the emitter if nobody is.
     @inlinable
     mutating func offer(_ value: Input) -> Step {
         guard isOpen else { return .idle }

@@ -4,8 +4,7 @@ extension Publishers.Buffer {
     /// The buffering stage: holds the ``StateMachine`` under a lock, performs what it decides
     /// outside the lock, and shows itself to the subscriber as `Buffer`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -98,10 +97,6 @@ extension Publishers.Buffer {
 
         @usableFromInline var description: String { "Buffer" }
 
-        @usableFromInline var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
-        }
-
-        @usableFromInline var playgroundDescription: Any { description }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }

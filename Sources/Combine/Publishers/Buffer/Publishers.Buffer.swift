@@ -31,7 +31,7 @@ extension Publishers {
     /// completion is delivered after the buffered values; a failure (the upstream's, or the
     /// `customError` strategy's) is delivered at once and the buffered values are discarded.
     public struct Buffer<Upstream: Publisher>: Publisher {
-        /// Values pass through unchanged.
+        /// The upstream's values, held in the buffer until the subscriber asks for them.
         public typealias Output = Upstream.Output
 
         /// Failures pass through; `customError` produces the same type.

@@ -17,7 +17,7 @@ import TributaryLocks
 /// lock-free give-back fail, so it comes back through the mutex and sees what changed.
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    ReflectsAsOperator
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline
     typealias Machine = FlatMapStateMachine<Downstream>
@@ -279,9 +279,6 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @usableFromInline
     var description: String { "FlatMap" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @usableFromInline
     var customMirror: Mirror {

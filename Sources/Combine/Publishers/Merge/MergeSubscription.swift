@@ -3,9 +3,7 @@ import TributaryLocks
 /// The subscription a merge hands its subscriber; it subscribes to every upstream through a
 /// ``Side`` and serialises what they send (see ``FanInGate``).
 @usableFromInline
-final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+final class MergeSubscription<Downstream: Subscriber>: Subscription, ReflectsAsOperator {
     @usableFromInline
     typealias Step = FanInGate<Downstream>.Step
 
@@ -100,9 +98,6 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @usableFromInline
     var description: String { "Merge" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @usableFromInline
     var customMirror: Mirror {

@@ -3,8 +3,7 @@ import TributaryLocks
 /// The subscription `switchToLatest` hands its subscriber; also the upstream's subscriber, with
 /// each inner publisher subscribed through an ``Inner`` tagged with its generation.
 @usableFromInline
-final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, ReflectsAsOperator
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Machine = SwitchToLatestStateMachine<Downstream>
@@ -99,9 +98,6 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @usableFromInline
     var description: String { "SwitchToLatest" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 
     @usableFromInline
     var customMirror: Mirror {
