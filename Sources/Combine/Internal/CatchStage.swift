@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// What differs between `catch` and `tryCatch`: the name they show, how the handler's publisher is
 /// obtained (`tryCatch`'s handler may throw instead), and how the replacement's failure reaches the
 /// subscriber. Everything else is ``CatchStage``.

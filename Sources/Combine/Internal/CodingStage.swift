@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// What `decode(type:decoder:)` or `encode(encoder:)` does to one value.
 @usableFromInline
 protocol CodingStep {

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// A stage that wraps one upstream subscription and hands itself to the subscriber in its place,
 /// relaying demand and cancellation upstream: the stages of `assertNoFailure`, `breakpoint`,
 /// `handleEvents`, `print`, `decode`, `encode`, `autoconnect` and `multicast`.
