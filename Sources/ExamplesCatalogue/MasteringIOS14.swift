@@ -21,6 +21,23 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
+        Example("map-user", title: "map", source: "Mastering iOS 14, operators: map", operators: ["map"]) { io in
+            // Reconstructed: the book's User type is only described ("we can call these users'
+            // description() method"); this one says which id it carries.
+            struct User {
+                let id: Int
+
+                func description() -> String {
+                    return "User with id: \(id)"
+                }
+            }
+
+            [1, 2, 3, 4].publisher
+                .map { User(id: $0) }
+                .sink { user in io.print(user.description()) }
+                .store(in: &io.subscriptions)
+        },
+
         Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics") { io in
             [1, 2, 3, 4].publisher
                 .reduce(1, { $0 * $1 })
@@ -68,6 +85,22 @@ extension Catalogue {
             numbers.send(10)
         },
 
+        Example("merge", title: "merge", source: "Mastering iOS 14, combining publishers: merge", operators: ["merge"]) { io in
+            // Reconstructed: merge needs inputs of one type, so two Int subjects (odd and even
+            // numbers) stand in for the book's; the output is one value at a time, in send order.
+            let oddNumbers = PassthroughSubject<Int, Never>()
+            let evenNumbers = PassthroughSubject<Int, Never>()
+            oddNumbers.merge(with: evenNumbers)
+                .sink { io.print("Result: \($0).") }
+                .store(in: &io.subscriptions)
+            oddNumbers.send(1)
+            evenNumbers.send(2)
+            oddNumbers.send(3)
+            evenNumbers.send(4)
+            evenNumbers.send(6)
+            oddNumbers.send(5)
+        },
+
         Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers") { io in
             let chars = PassthroughSubject<String, Never>()
             let numbers = PassthroughSubject<Int, Never>()
@@ -82,6 +115,62 @@ extension Catalogue {
             chars.send("d")
             numbers.send(3)
             numbers.send(10)
+        },
+
+        Example(
+            "signup-validated-email",
+            title: "validatedEmail",
+            source: "Mastering iOS 14, sample app 1, validating the email fields",
+            operators: ["CombineLatest", "combineLatest", "Published", "eraseToAnyPublisher"]
+        ) { io in
+            let model = SignUpModel(scheduler: ImmediateScheduler.shared)
+            // The book's interim debug sink, printing the email or nil as the fields change.
+            model.validatedEmail
+                .sink { io.print($0 as Any) }
+                .store(in: &io.subscriptions)
+            model.initialEmail = "abc@email.com"
+            model.repeatedEmail = "abc"
+            model.repeatedEmail = "abc@email.com"
+            model.initialEmail = "abc"
+            model.repeatedEmail = "abc"
+        },
+
+        Example(
+            "signup-button",
+            title: "sign-up button",
+            source: "Mastering iOS 14, sample app 1, enabling the sign-up button",
+            duration: 7,
+            operators: ["debounce", "removeDuplicates", "flatMap", "Future", "CombineLatest", "receive(on:)", "assign"],
+            body: SignUpForm()
+        ),
+
+        Example(
+            "notification-publisher",
+            title: "NotificationCenter publisher",
+            source: "Mastering iOS 14, sample app 2, the bare notification publisher",
+            operators: ["NotificationCenter", "publisher(for:)"]
+        ) { io in
+            let center = NotificationCenter()
+            let publisher = center.publisher(for: Notification.Name("networkResult"))
+            publisher
+                .sink { item in io.print(item) }
+                .store(in: &io.subscriptions)
+            User.postNotification(to: center)
+        },
+
+        Example(
+            "notification-map-data",
+            title: "map to Data",
+            source: "Mastering iOS 14, sample app 2, mapping the notification to its data",
+            operators: ["NotificationCenter", "map"]
+        ) { io in
+            let center = NotificationCenter()
+            let publisher = center.publisher(for: Notification.Name("networkResult"))
+                .map { notification in return notification.object as! Data }
+            publisher
+                .sink { item in io.print(item) }
+                .store(in: &io.subscriptions)
+            User.postNotification(to: center)
         },
 
         Example(

@@ -1,0 +1,234 @@
+/// Kodeco, parts 3 and 4: the examples added to the first catalogue, in book order.
+extension ExpectedOutput {
+    static let kodeco: [String: String] = [
+        // [002] ch. 9, URLSession extensions. The book shows the code, not its output. The
+        // response is printed without the memory address Foundation's description begins with
+        // (`BookResponse`); the body is the fixture's 63-byte document.
+        "data-task-publisher": """
+            ——— Example of: dataTaskPublisher ———
+            Retrieved data of size 63, response = <HTTPURLResponse 200 https://mysite.com/mydata.json>
+
+            """,
+        // [002] ch. 9, Codable support: decoding in tryMap, then with decode(type:decoder:);
+        // `MyType` is the fixture document's shape (the book never shows it).
+        "data-task-try-map-decode": """
+            ——— Example of: decoding with tryMap ———
+            Retrieved object MyType(id: 1, title: "Combine: Asynchronous Programming with Swift")
+
+            """,
+        "data-task-decode": """
+            ——— Example of: decode(type:decoder:) ———
+            Retrieved object MyType(id: 1, title: "Combine: Asynchronous Programming with Swift")
+
+            """,
+        // [002] ch. 9, multicast { PassthroughSubject<Data, URLError>() }: one request, two sinks.
+        "data-task-multicast": """
+            ——— Example of: multicast ———
+            Sink1 Retrieved object 303425 bytes
+            Sink2 Retrieved object 303425 bytes
+
+            """,
+        // source-000-002-004.md §7.2 ([002] ch. 10), the cancellable not kept.
+        "handle-events-forgotten": """
+            ——— Example of: handleEvents ———
+            Network request will start
+            Network request cancelled
+
+            """,
+        // source-000-002-004.md §7.2, the cancellable kept (the page fetched with a trailing `/`
+        // is 303094 bytes in the book).
+        "handle-events": """
+            ——— Example of: handleEvents ———
+            Network request will start
+            Network request data received
+            Sink received data: 303094 bytes
+            Sink received completion: finished
+
+            """,
+        // source-000-002-004.md §5.5 ([002] ch. 11): fires at 0, 1 and 2 s; cancelled at 3 s.
+        "run-loop-timer": """
+            ——— Example of: RunLoop timer ———
+            Timer fired
+            Timer fired
+            Timer fired
+
+            """,
+        // source-000-002-004.md §5.4: the counter; the book lets it run, the example stops at 3.
+        "timer-publisher": """
+            ——— Example of: Timer publisher ———
+            Counter is 1
+            Counter is 2
+            Counter is 3
+
+            """,
+        // source-000-002-004.md §5.6: the action starts at once, so the first value is 0.
+        "dispatch-queue-timer": """
+            ——— Example of: DispatchQueue timer ———
+            Timer emitted 0
+            Timer emitted 1
+            Timer emitted 2
+
+            """,
+        // source-000-002-004.md §4.7 ([002] ch. 12): one line per change of a @Published
+        // property; the two changes are the example's (the book only subscribes).
+        "observable-object": """
+            ——— Example of: ObservableObject ———
+            object will change
+            object will change
+
+            """,
+        // source-000-002-004.md §7.1, share() commented out: two subscriptions, two requests
+        // (which race: the test compares the lines in any order).
+        "share-removed": """
+            ——— Example of: share ———
+            subscribing first
+            shared: receive subscription: (DataTaskPublisher)
+            shared: request unlimited
+            subscribing second
+            shared: receive subscription: (DataTaskPublisher)
+            shared: request unlimited
+            shared: receive value: (303425 bytes)
+            subscription1 received: '303425 bytes'
+            shared: receive finished
+            shared: receive value: (303425 bytes)
+            subscription2 received: '303425 bytes'
+            shared: receive finished
+
+            """,
+        // source-000-002-004.md §7.1 / the book's listing ([002] ch. 13): the second subscriber
+        // arrives after completion and gets only `finished`. The first "subscribing second" is the
+        // book's own leftover print, and is in its output too.
+        "share-late-subscriber": """
+            ——— Example of: share ———
+            subscribing first
+            shared: receive subscription: (DataTaskPublisher)
+            shared: request unlimited
+            subscribing second
+            shared: receive value: (303425 bytes)
+            subscription1 received: '303425 bytes'
+            shared: receive finished
+            subscribing second
+            subscription2 completion finished
+
+            """,
+        // source-000-002-004.md §6.20 ([002] ch. 14). The notes show extra blank lines around the
+        // URL and before `finished`; the book's `debugDescription` ("\n\(title)\nby \(by)\n\(url)
+        // \n-----") prints exactly the lines below, which is what this follows.
+        "news-story": """
+            ——— Example of: News: a single story ———
+
+            How Important is the .com TLD?
+            by python_kiss
+            http://www.netbusinessblog.com/2007/02/19/how-important-is-the-dot-com/
+            -----
+            finished
+
+            """,
+        // §6.20: a missing story is caught and replaced with Empty, so only `finished`.
+        "news-story-missing": """
+            ——— Example of: News: a single story ———
+            finished
+
+            """,
+        // §6.20: three stories in arrival order (compared in any order: the requests race), then
+        // `finished`.
+        "news-merged-stories": """
+            ——— Example of: News: merged stories ———
+
+            How Important is the .com TLD?
+            by python_kiss
+            http://www.netbusinessblog.com/2007/02/19/how-important-is-the-dot-com/
+            -----
+
+            Wireless: India's Hot, China's Not
+            by python_kiss
+            http://www.redherring.com/Article.aspx?a=21355
+            -----
+
+            The Battle for Mobile Search
+            by python_kiss
+            http://www.businessweek.com/technology/content/feb2007/tc20070220_828216.htm?campaign_id=rss_daily
+            -----
+            finished
+
+            """,
+        // source-003 §1.9, DadJokes.Error + mapError: the 404 body fails to decode.
+        "joke-api-map-error": """
+            ——— Example of: Joke API ———
+            failure(Failed parsing response from server)
+
+            """,
+        // source-003 §1.9, the tryMap 404 check under a mapError that does not pass its own
+        // errors through.
+        "joke-api-try-map-404": """
+            ——— Example of: Joke API ———
+            failure(An unknown error occurred)
+
+            """,
+        // source-003 §2.4 ([003] ch. 17). The book's listing drops the colon its code prints
+        // (`thread \(thread): '\(value)'`); this follows the code. Thread 1 is the thread the
+        // example starts on.
+        "expensive-computation": """
+            ——— Example of: subscribe(on:) ———
+            Start computation publisher on thread 1
+            ExpensiveComputation subscriber received on thread 1
+            Beginning expensive computation on thread 1
+            Completed expensive computation on thread 1
+            Received computation result on thread 1: 'Computation complete'
+
+            """,
+        // source-003 §2.4 with subscribe(on: queue). Queue thread numbers depend on the machine
+        // (the book says so); the test compares them as "not thread 1". The book's "Beginning
+        // expensive computation from thread 5" says "from" where the same code said "on" in the
+        // run before; this follows the one piece of code.
+        "subscribe-on": """
+            ——— Example of: subscribe(on:) ———
+            Start computation publisher on thread 1
+            ExpensiveComputation subscriber received on thread 5
+            Beginning expensive computation on thread 5
+            Completed expensive computation on thread 5
+            Received computation result on thread 5: 'Computation complete'
+
+            """,
+        // source-003 §2.5: subscribe(on: queue) then receive(on: DispatchQueue.main).
+        "receive-on-main": """
+            ——— Example of: receive(on:) ———
+            Start computation publisher on thread 1
+            ExpensiveComputation subscriber received on thread 4
+            Beginning expensive computation on thread 4
+            Completed expensive computation on thread 4
+            Received computation result on thread 1: 'Computation complete'
+
+            """,
+        // source-003 §2.6, OperationQueue with its default concurrency: the book's order; values
+        // may arrive in any order, so the test compares the lines in any order.
+        "operation-queue-concurrent": """
+            ——— Example of: OperationQueue ———
+            Received 4
+            Received 3
+            Received 2
+            Received 7
+            Received 5
+            Received 10
+            Received 6
+            Received 9
+            Received 1
+            Received 8
+
+            """,
+        // source-003 §3.5, the test without a resumer.
+        "pausable-sink-no-resumer": """
+            ——— Example of: pausableSink ———
+            Receive value: 1
+            Pausing
+
+            """,
+    ]
+
+    /// Kodeco examples whose lines may come in any order (concurrent deliveries).
+    static let kodecoAnyOrder: Set<String> = ["share-removed", "news-merged-stories", "operation-queue-concurrent"]
+
+    /// Examples printing the numbers of queue threads, which depend on the machine: compared
+    /// with every thread number other than 1 read as the same.
+    static let threadNumbersVary: Set<String> = ["subscribe-on", "receive-on-main"]
+}
