@@ -45,6 +45,7 @@ public enum Catalogue {
             kodecoNews,
             kodecoFallibleAPI,
             kodecoSchedulers,
+            kodecoReader,
             marbles,
         ]
     }
@@ -72,7 +73,9 @@ public enum Catalogue {
         "share", "share-removed", "share-late-subscriber", "multicast", "future",
         // ch. 14 the News project
         "news-story", "news-story-missing", "news-merged-stories",
-        // Kodeco part 4: ch. 16 error handling
+        // Kodeco part 4: ch. 15 SwiftUI & Combine (the model half)
+        "reader-fetch-stories", "reader-clock", "settings-binding",
+        // ch. 16 error handling
         "never-sink", "set-failure-type", "assign-to-on", "assign-to", "assert-no-failure",
         "try-map-map", "try-map", "map-vs-try-map", "map-vs-try-map-throwing",
         "joke-api", "joke-api-map-error", "joke-api-try-map-404", "joke-api-bad-id", "joke-api-unknown-id",

@@ -152,6 +152,45 @@ extension ExpectedOutput {
             finished
 
             """,
+        // source-003 §6.1 ([003] ch. 15): the debug `didSet { print(allStories.count) }`, one
+        // line per growing list; the bundled snapshot has eight stories with a link among the
+        // first ten ids.
+        "reader-fetch-stories": """
+            ——— Example of: ReaderViewModel.fetchStories ———
+            1
+            2
+            3
+            4
+            5
+            6
+            7
+            8
+
+            """,
+        // §6.1, the ten-second timer keeping `currentDate` current (the first line is the
+        // initial date), on virtual time from the books' first date.
+        "reader-clock": """
+            ——— Example of: ReaderViewModel clock ———
+            Updated: 2021-08-21 12:43:32 +0000
+            Updated: 2021-08-21 12:43:42 +0000
+            Updated: 2021-08-21 12:43:52 +0000
+            Updated: 2021-08-21 12:44:02 +0000
+
+            """,
+        // §6.1, `userSettings.$keywords.map { $0.map { $0.value } }.assign(to: \.filter, on:
+        // viewModel)`; the prints stand in for the views. objectWillChange fires before the
+        // change reaches the filter, as Apple's does (it is sent in willSet).
+        "settings-binding": """
+            ——— Example of: Settings to ReaderViewModel ———
+            Filter: []
+            settings will change
+            Filter: ["swift"]
+            settings will change
+            Filter: ["swift", "combine"]
+            settings will change
+            Filter: ["combine"]
+
+            """,
         // source-003 §1.9, DadJokes.Error + mapError: the 404 body fails to decode.
         "joke-api-map-error": """
             ——— Example of: Joke API ———
