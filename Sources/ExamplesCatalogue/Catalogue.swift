@@ -81,9 +81,10 @@ public enum Catalogue {
         "joke-api", "joke-api-map-error", "joke-api-try-map-404", "joke-api-bad-id", "joke-api-unknown-id",
         "catching-low", "catching-high", "retry", "retry-succeeds", "replace-error", "catch-fallback",
         // ch. 17 schedulers
-        "expensive-computation", "subscribe-on", "receive-on-main", "operation-queue-concurrent", "operation-queue",
+        "expensive-computation", "subscribe-on", "receive-on-main",
+        "immediate-scheduler", "immediate-scheduler-global", "operation-queue-concurrent", "operation-queue",
         // ch. 18 custom publishers and backpressure
-        "unwrap", "dispatch-timer", "share-replay", "share-replay-print", "pausable-sink-no-resumer", "pausable-sink",
+        "unwrap", "dispatch-timer", "dispatch-timer-cancelled", "share-replay", "share-replay-print", "pausable-sink-no-resumer", "pausable-sink",
         // Mastering iOS 14
         "sequence-sink", "filter", "map-user", "reduce", "scan-product", "combine-latest", "merge", "zip",
         "passthrough-subject", "current-value-subject",

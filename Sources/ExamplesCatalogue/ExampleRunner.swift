@@ -9,7 +9,8 @@ import Foundation
 /// debounces run on virtual time: a run that takes six seconds in a playground prints the same
 /// lines in a few microseconds, in the same order, as the clock jumps from one due action to the
 /// next. The clock an example reads (``ExampleIO/now``) is that virtual clock, starting at the
-/// book's first printed date, 2021-08-21 12:43:32 UTC.
+/// book's first printed date, 2021-08-21 12:43:32 UTC (for an asynchronous example, plus the real
+/// time elapsed since it started).
 ///
 /// Examples whose subject is real concurrency (a URL session, an operation queue, a dispatch
 /// timer) are ``Example/Timing/asynchronous``: the runner waits on real time for them to call
@@ -24,7 +25,9 @@ public enum ExampleRunner {
     public static let virtualTimeLimit: TestScheduler.SchedulerTimeType.Stride = .seconds(3600)
 
     /// One run of one example: its IO, its virtual scheduler, and the steps that drive them.
-    public final class Run {
+    public final class Run: @unchecked Sendable {
+        // @unchecked: every stored property is a constant; the scheduler and the IO are safe to
+        // use from any thread, and the example is only read.
         /// The example being run.
         public let example: Example
         /// The virtual clock the example's timers run on.
@@ -37,10 +40,14 @@ public enum ExampleRunner {
             self.example = example
             let scheduler = TestScheduler()
             self.scheduler = scheduler
-            self.io = ExampleIO(
-                now: { ExampleRunner.virtualOrigin.addingTimeInterval(Double(scheduler.now.ticks) / 1e9) },
-                write: write
-            )
+            let virtualNow = { ExampleRunner.virtualOrigin.addingTimeInterval(Double(scheduler.now.ticks) / 1e9) }
+            if example.timing == .asynchronous {
+                // Real work takes real time: the clock also moves with the wall clock.
+                let start = Date()
+                self.io = ExampleIO(now: { virtualNow().addingTimeInterval(Date().timeIntervalSince(start)) }, write: write)
+            } else {
+                self.io = ExampleIO(now: virtualNow, write: write)
+            }
         }
 
         /// Runs the example's body (it prints its header and whatever it prints at once).
@@ -104,21 +111,24 @@ public enum ExampleRunner {
         return run.end()
     }
 
-    /// The `async` form of ``run(_:timeout:write:)`` for tests: an asynchronous example is
-    /// awaited with `Task.sleep` between checks instead of blocking the thread.
+    /// The `async` form of ``run(_:timeout:write:)`` for tests: like the command, it runs the
+    /// example (and its virtual time) on the main queue, so "the main thread" means the same in
+    /// both; an asynchronous example is awaited with `Task.sleep` between checks.
     public static func run(
         _ example: Example,
         timeout: Duration = .seconds(10),
         write: @escaping (String) -> Void
     ) async -> Bool {
         let run = Run(example, write: write)
-        run.start()
-        run.runVirtualTime()
+        DispatchQueue.main.sync {
+            run.start()
+            run.runVirtualTime()
+        }
         if example.timing == .asynchronous {
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: timeout)
             while !run.io.isFinished, clock.now < deadline {
-                if run.advanceVirtualTime() { continue }
+                if DispatchQueue.main.sync(execute: { run.advanceVirtualTime() }) { continue }
                 try? await Task.sleep(for: .milliseconds(2))
             }
         }

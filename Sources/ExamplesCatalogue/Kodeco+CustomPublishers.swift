@@ -66,6 +66,24 @@ extension Catalogue {
             .store(in: &io.subscriptions)
         },
         Example(
+            "dispatch-timer-cancelled",
+            title: "DispatchTimer",
+            source: "Kodeco ch. 18, a DispatchTimer publisher cancelled after 3.5 s (real time)",
+            timing: .asynchronous,
+            operators: ["DispatchSourceTimer", "Subscription", "cancel"]
+        ) { io in
+            var logger = TimeLogger(io, sinceOrigin: true)
+            let publisher = Publishers.timer(interval: .seconds(1), times: .max(6))
+            let subscription = publisher.sink { time in
+                print("Timer emits: \(time)", to: &logger)
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 3.5) {
+                subscription.cancel()
+                io.finish()
+            }
+        },
+
+        Example(
             "share-replay",
             title: "shareReplay",
             source: "Kodeco ch. 18, a ShareReplay operator",

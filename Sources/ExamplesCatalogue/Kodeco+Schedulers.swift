@@ -7,15 +7,14 @@ import Foundation
 // concurrency. These are about real threads, so they run on real queues. Also ch. 18's pausable
 // sink without a resumer.
 
-/// The playground's `Thread.current.number`: thread 1 is the thread the example starts on (the
-/// playground's main thread) and the main queue's thread (wherever Dispatch runs the main queue:
-/// a process parked in `dispatchMain()` serves it from a pool thread); every other thread gets
-/// the next number the first time it shows up. The book's numbers for queue threads (4, 5…) depend on the machine,
+/// The playground's `Thread.current.number`: thread 1 is the main thread, or wherever Dispatch
+/// runs the main queue (a process parked in `dispatchMain()`, such as a test runner, serves it
+/// from a pool thread); every other thread gets the next number the first time it shows up.
+/// Examples start on the main queue, as playground code does. The book's numbers for queue threads (4, 5…) depend on the machine,
 /// as the book says; what stays the same is which steps share a thread.
 final class ThreadNumbers: @unchecked Sendable {
     // @unchecked: `numbers` is only touched under `lock`.
     private let lock = NSLock()
-    private let start = pthread_self()
     private var numbers: [pthread_t: Int] = [:]
 
     /// Marks work running on the main queue.
@@ -32,8 +31,7 @@ final class ThreadNumbers: @unchecked Sendable {
     /// The current thread's number.
     var current: Int {
         let thread = pthread_self()
-        if Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
-            || pthread_equal(thread, start) != 0 {
+        if Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true {
             return 1
         }
         return lock.withLock {
@@ -156,6 +154,23 @@ extension Catalogue {
         },
 
         Example(
+            "immediate-scheduler",
+            title: "ImmediateScheduler",
+            source: "Kodeco ch. 17, ImmediateScheduler",
+            duration: 3,
+            operators: ["ImmediateScheduler", "receive(on:)", "Timer"],
+            body: ImmediateSchedulerRecording(hopToGlobalQueueFirst: false)
+        ),
+
+        Example(
+            "immediate-scheduler-global",
+            title: "ImmediateScheduler",
+            source: "Kodeco ch. 17, ImmediateScheduler after receive(on: DispatchQueue.global())",
+            asynchronousBody: ImmediateSchedulerRecording(hopToGlobalQueueFirst: true),
+            operators: ["ImmediateScheduler", "receive(on:)", "DispatchQueue", "Timer"]
+        ),
+
+        Example(
             "operation-queue-concurrent",
             title: "OperationQueue",
             source: "Kodeco ch. 17, receive(on:) an OperationQueue with its default concurrency",
@@ -195,6 +210,87 @@ extension Catalogue {
             io.whenFinished { subscription.cancel() }
         },
     ] }
+}
+
+/// What the chapter's `recordThread(using:)` operator builds: a value and the number of the
+/// thread it was on at each record point.
+struct ThreadTrail {
+    let value: Int
+    var threads: [Int]
+}
+
+/// The text stand-in for the chapter's `ThreadRecorderView`: one line per value from the source
+/// timer, listing the threads it passed through, record point by record point.
+final class ThreadRecorder {
+    let io: ExampleIO
+    let threads: ThreadNumbers
+
+    init(io: ExampleIO, threads: ThreadNumbers) {
+        self.io = io
+        self.threads = threads
+    }
+
+    func show(_ trail: ThreadTrail) {
+        io.print("\(trail.value): " + trail.threads.map { "thread \($0)" }.joined(separator: " → "))
+    }
+}
+
+extension Publisher where Output == Int {
+    /// Starts a value's trail with the current thread.
+    func recordThread(using recorder: ThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
+        map { ThreadTrail(value: $0, threads: [recorder.threads.current]) }
+    }
+}
+
+extension Publisher where Output == ThreadTrail {
+    /// Adds the current thread to each value's trail.
+    func recordThread(using recorder: ThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
+        map { trail in
+            var trail = trail
+            trail.threads.append(recorder.threads.current)
+            return trail
+        }
+    }
+}
+
+/// The ImmediateScheduler page: the chapter's one-second counting timer (on the example's
+/// scheduler), its thread recorded before and after `receive(on: ImmediateScheduler.shared)`;
+/// optionally with `receive(on: DispatchQueue.global())` first, the page's experiment. Three
+/// values are shown.
+struct ImmediateSchedulerRecording: ScheduledExampleBody {
+    let hopToGlobalQueueFirst: Bool
+
+    func run<S: Scheduler>(_ context: ExampleContext<S>) {
+        let io = context.io
+        let recorder = ThreadRecorder(io: io, threads: ThreadNumbers())
+        let source = context.timer(every: .seconds(1))
+            .scan(0) { counter, _ in counter + 1 }
+            .prefix(3)
+
+        let setupPublisher = { (recorder: ThreadRecorder) -> AnyPublisher<ThreadTrail, Never> in
+            if hopToGlobalQueueFirst {
+                return source
+                    .receive(on: DispatchQueue.global())
+                    .recordThread(using: recorder)
+                    .receive(on: ImmediateScheduler.shared)
+                    .recordThread(using: recorder)
+                    .eraseToAnyPublisher()
+            }
+            return source
+                .recordThread(using: recorder)
+                .receive(on: ImmediateScheduler.shared)
+                .recordThread(using: recorder)
+                .eraseToAnyPublisher()
+        }
+
+        let shown = ThreadSafeCount()
+        setupPublisher(recorder)
+            .sink { trail in
+                recorder.show(trail)
+                if shown.increment() == 3 { io.finish() }
+            }
+            .store(in: &io.subscriptions)
+    }
 }
 
 /// A counter values delivered concurrently can bump (an OperationQueue runs the sink on several

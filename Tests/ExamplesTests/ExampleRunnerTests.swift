@@ -39,6 +39,15 @@ struct ExampleRunnerTests {
         #expect(!run.advanceVirtualTime())
     }
 
+    @Test func anAsynchronousExamplesClockAlsoMovesWithRealTime() {
+        let run = ExampleRunner.Run(
+            Example("wait", title: "wait", source: "test", timing: .asynchronous) { _ in }, write: { _ in })
+        let start = run.io.now()
+        #expect(start >= ExampleRunner.virtualOrigin)
+        Thread.sleep(forTimeInterval: 0.02)
+        #expect(run.io.now().timeIntervalSince(start) >= 0.02)
+    }
+
     @Test func aScheduledExampleThatNeverFinishesIsReportedAfterTheVirtualLimit() {
         struct Forever: ScheduledExampleBody {
             func run<S: Scheduler>(_ context: ExampleContext<S>) {

@@ -239,6 +239,26 @@ extension ExpectedOutput {
             Received computation result on thread 1: 'Computation complete'
 
             """,
+        // source-003 §2.6, ImmediateScheduler: the chapter's ThreadRecorderView shows, per timer
+        // value, the thread at each record point; this prints the same rows as text. Both points
+        // are on the main thread.
+        "immediate-scheduler": """
+            ——— Example of: ImmediateScheduler ———
+            1: thread 1 → thread 1
+            2: thread 1 → thread 1
+            3: thread 1 → thread 1
+
+            """,
+        // The page's experiment, receive(on: DispatchQueue.global()) first: a pool thread, the
+        // same one at both points (its number depends on the machine; values from the concurrent
+        // queue may come in any order).
+        "immediate-scheduler-global": """
+            ——— Example of: ImmediateScheduler ———
+            1: thread 5 → thread 5
+            2: thread 7 → thread 7
+            3: thread 4 → thread 4
+
+            """,
         // source-003 §2.6, OperationQueue with its default concurrency: the book's order; values
         // may arrive in any order, so the test compares the lines in any order.
         "operation-queue-concurrent": """
@@ -255,6 +275,9 @@ extension ExpectedOutput {
             Received 8
 
             """,
+        // source-003 §3.3, cancelled after 3.5 s: real time only (three ticks, whose times vary);
+        // checked by DispatchTimerTests.
+        "dispatch-timer-cancelled": "",
         // source-003 §3.5, the test without a resumer.
         "pausable-sink-no-resumer": """
             ——— Example of: pausableSink ———
@@ -265,9 +288,9 @@ extension ExpectedOutput {
     ]
 
     /// Kodeco examples whose lines may come in any order (concurrent deliveries).
-    static let kodecoAnyOrder: Set<String> = ["share-removed", "news-merged-stories", "operation-queue-concurrent"]
+    static let kodecoAnyOrder: Set<String> = ["share-removed", "immediate-scheduler-global", "news-merged-stories", "operation-queue-concurrent"]
 
     /// Examples printing the numbers of queue threads, which depend on the machine: compared
     /// with every thread number other than 1 read as the same.
-    static let threadNumbersVary: Set<String> = ["subscribe-on", "receive-on-main"]
+    static let threadNumbersVary: Set<String> = ["subscribe-on", "receive-on-main", "immediate-scheduler-global"]
 }
