@@ -38,7 +38,7 @@ struct TimeLogger: TextOutputStream {
 
 extension Catalogue {
     static var customPublishers: [Example] { [
-        Example("unwrap", title: "unwrap", source: "Kodeco ch. 18, publishers as extension methods") { io in
+        Example("unwrap", title: "unwrap", source: "Kodeco ch. 18, publishers as extension methods", operators: ["compactMap", "unwrap"]) { io in
             let values: [Int?] = [1, 2, nil, 3, nil, 4]
 
             values.publisher
@@ -53,7 +53,8 @@ extension Catalogue {
             "dispatch-timer",
             title: "DispatchTimer",
             source: "Kodeco ch. 18, a DispatchTimer publisher (real time, 6 s)",
-            timing: .asynchronous
+            timing: .asynchronous,
+            operators: ["DispatchSourceTimer", "Subscription", "Demand"]
         ) { io in
             var logger = TimeLogger(io, sinceOrigin: true)
             let publisher = Publishers.timer(interval: .seconds(1), times: .max(6))
@@ -88,6 +89,7 @@ extension Catalogue {
             title: "shareReplay",
             source: "Kodeco ch. 18, a ShareReplay operator",
             duration: 1,
+            operators: ["shareReplay", "share", "Subscription", "Demand"],
             body: ShareReplayScenario(printUpstream: false)
         ),
 
@@ -96,6 +98,7 @@ extension Catalogue {
             title: "shareReplay",
             source: "Kodeco ch. 18, a ShareReplay operator, verified with print",
             duration: 1,
+            operators: ["shareReplay", "share", "print"],
             body: ShareReplayScenario(printUpstream: true)
         ),
 
@@ -104,6 +107,7 @@ extension Catalogue {
             title: "pausableSink",
             source: "Kodeco ch. 18, a pausable sink resumed by a timer",
             duration: 3,
+            operators: ["pausableSink", "Demand", "Timer"],
             body: PausableSinkScenario()
         ),
     ] }

@@ -8,13 +8,13 @@ import Foundation
 
 extension Catalogue {
     static var masteringIOS14: [Example] { [
-        Example("sequence-sink", title: "sink", source: "Mastering iOS 14, playground basics") { io in
+        Example("sequence-sink", title: "sink", source: "Mastering iOS 14, playground basics", operators: ["sink", "publisher"]) { io in
             [1, 2, 3, 4].publisher
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("filter", title: "filter", source: "Mastering iOS 14, playground basics") { io in
+        Example("filter", title: "filter", source: "Mastering iOS 14, playground basics", operators: ["filter"]) { io in
             [1, 2, 3, 4].publisher
                 .filter { $0 % 2 == 0 }
                 .sink { io.print($0) }
@@ -38,21 +38,21 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics") { io in
+        Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics", operators: ["reduce"]) { io in
             [1, 2, 3, 4].publisher
                 .reduce(1, { $0 * $1 })
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("scan-product", title: "scan", source: "Mastering iOS 14, playground basics") { io in
+        Example("scan-product", title: "scan", source: "Mastering iOS 14, playground basics", operators: ["scan"]) { io in
             [1, 2, 3, 4].publisher
                 .scan(1, { $0 * $1 })
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("passthrough-subject", title: "PassthroughSubject", source: "Mastering iOS 14, subjects") { io in
+        Example("passthrough-subject", title: "PassthroughSubject", source: "Mastering iOS 14, subjects", operators: ["PassthroughSubject", "send"]) { io in
             let subject = PassthroughSubject<String, Never>()
             subject.send("first value")
             subject
@@ -61,7 +61,7 @@ extension Catalogue {
             subject.send("second value")
         },
 
-        Example("current-value-subject", title: "CurrentValueSubject", source: "Mastering iOS 14, subjects") { io in
+        Example("current-value-subject", title: "CurrentValueSubject", source: "Mastering iOS 14, subjects", operators: ["CurrentValueSubject", "send"]) { io in
             let subject = CurrentValueSubject<String, Never>("first value")
             subject
                 .sink { io.print("Result: \($0)") }
@@ -69,7 +69,7 @@ extension Catalogue {
             subject.send("second value")
         },
 
-        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers") { io in
+        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers", operators: ["combineLatest"]) { io in
             let chars = PassthroughSubject<String, Never>()
             let numbers = PassthroughSubject<Int, Never>()
             chars.combineLatest(numbers)
@@ -101,7 +101,7 @@ extension Catalogue {
             oddNumbers.send(5)
         },
 
-        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers") { io in
+        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers", operators: ["zip"]) { io in
             let chars = PassthroughSubject<String, Never>()
             let numbers = PassthroughSubject<Int, Never>()
             chars.zip(numbers)
@@ -176,7 +176,8 @@ extension Catalogue {
         Example(
             "notification-catch",
             title: "decode and catch",
-            source: "Mastering iOS 14, sample app 2, catch at the top level"
+            source: "Mastering iOS 14, sample app 2, catch at the top level",
+            operators: ["NotificationCenter", "decode", "catch", "Just"]
         ) { io in
             let center = NotificationCenter()
             let name = Notification.Name("networkResult")
@@ -195,7 +196,8 @@ extension Catalogue {
         Example(
             "notification-flat-map",
             title: "flatMap and catch",
-            source: "Mastering iOS 14, sample app 2, final version"
+            source: "Mastering iOS 14, sample app 2, final version",
+            operators: ["NotificationCenter", "flatMap", "decode", "catch"]
         ) { io in
             let center = NotificationCenter()
             let publisher = center.publisher(for: Notification.Name("networkResult"))
