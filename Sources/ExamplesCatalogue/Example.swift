@@ -119,8 +119,13 @@ public struct Example {
     }
 }
 
-/// The body of an example that needs a scheduler. It is generic over the scheduler so the same
-/// code runs on a real queue from the command line and on virtual time in the tests.
+/// The body of an example that needs a scheduler. It is generic over the scheduler; the
+/// `examples` command and the tests both run it on CombineTesting's `TestScheduler` (virtual
+/// time), and the same code runs on a real queue or run loop.
+///
+/// Write strides with their unit (`.seconds(1)`, `.milliseconds(500)`), never as bare literals:
+/// a literal `1` is one second for `DispatchQueue` and `RunLoop` but one nanosecond tick for
+/// `TestScheduler`.
 public protocol ScheduledExampleBody {
     /// Runs the example on `context.scheduler`; calls `context.io.finish()` when the book's
     /// output is complete.

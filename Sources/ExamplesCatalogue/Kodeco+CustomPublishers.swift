@@ -2,7 +2,7 @@ import Combine
 import Dispatch
 import Foundation
 
-// Kodeco, chapter 18 "Custom publishers & handling backpressure" (spec source-003.md §3): the
+// Kodeco, chapter 18 "Custom publishers & handling backpressure" (Kodeco ch. 18): the
 // `unwrap()` operator, the `DispatchTimer` publisher, `shareReplay()` and the pausable sink, each
 // with the book's test run. The book's `TimeLogger` prints times relative to its creation; here it
 // reads the example's clock, so on virtual time every synchronous line shows `+0.00000s`.
@@ -157,7 +157,7 @@ extension Publishers {
     }
 }
 
-// @unchecked Sendable: the book's subscription is not thread-safe (spec §3.3 (f)); Dispatch's
+// @unchecked Sendable: the book's subscription is not thread-safe; Dispatch's
 // event handler is a @Sendable closure in Swift 6, so the conformance is asserted to keep the
 // book's code as written. Ticks arrive on one serial timer queue.
 private final class DispatchTimerSubscription<S: Subscriber>: Subscription, @unchecked Sendable

@@ -1,7 +1,7 @@
 import Combine
 import Foundation
 
-// Kodeco, part 3 (spec source-000-002-004.md, [002]): chapter 10 "Debugging" and chapter 13
+// Kodeco, part 3: chapter 10 "Debugging" and chapter 13
 // "Resource management". `print` normally writes to the console; here it is given the example's
 // output stream (`print(_:to:)`), which is the same operator with the same text.
 

@@ -2,7 +2,7 @@ import Combine
 import Foundation
 
 // Kodeco, "Combine: Asynchronous Programming with Swift", chapter 16 "Error handling"
-// (spec source-003.md §1). The code follows the book; where the book's playground relies on
+// (Kodeco ch. 16). The code follows the book; where the book's playground relies on
 // something Linux lacks (UIImage, the playground's global `subscriptions`), a small stand-in of the
 // same shape is used and noted.
 
@@ -61,7 +61,7 @@ extension Catalogue {
         },
 
         // The book prints "Got value: 5" twice here: its playground used a fourth name. With the
-        // three names shown, the pipeline fails on "Shai" right after "Marin" (spec, Appendix B 1).
+        // three names shown, the pipeline fails on "Shai" right after "Marin" (an erratum of the book).
         Example("try-map", title: "tryMap", source: "Kodeco ch. 16, try* operators (with tryMap)") { io in
             let names = ["Marin", "Shai", "Florent"].publisher
 

@@ -1,10 +1,9 @@
 import Combine
 import Foundation
 
-// "Mastering iOS 14 Programming", chapter 13 [004]. The book's code blocks did not survive in the
-// source; these playground snippets are reconstructed from its prose (spec
-// source-000-002-004.md §6.21, §3.7, §4.4–4.5), and the sample app's final pipeline is verified
-// against the book's repository (§6.23).
+// "Mastering iOS 14 Programming", chapter 13. The code blocks of the edition we follow did not
+// survive; these playground snippets are reconstructed from its prose (playground basics,
+// combining publishers, subjects), and the sample apps' pipelines follow the book's repository.
 
 extension Catalogue {
     static var masteringIOS14: [Example] { [

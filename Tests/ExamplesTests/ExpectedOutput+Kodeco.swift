@@ -1,7 +1,7 @@
 /// Kodeco, parts 3 and 4: the examples added to the first catalogue, in book order.
 extension ExpectedOutput {
     static let kodeco: [String: String] = [
-        // [002] ch. 9, URLSession extensions. The book shows the code, not its output. The
+        // Kodeco ch. 9, URLSession extensions. The book shows the code, not its output. The
         // response is printed without the memory address Foundation's description begins with
         // (`BookResponse`); the body is the fixture's 63-byte document.
         "data-task-publisher": """
@@ -9,7 +9,7 @@ extension ExpectedOutput {
             Retrieved data of size 63, response = <HTTPURLResponse 200 https://mysite.com/mydata.json>
 
             """,
-        // [002] ch. 9, Codable support: decoding in tryMap, then with decode(type:decoder:);
+        // Kodeco ch. 9, Codable support: decoding in tryMap, then with decode(type:decoder:);
         // `MyType` is the fixture document's shape (the book never shows it).
         "data-task-try-map-decode": """
             ——— Example of: decoding with tryMap ———
@@ -21,21 +21,21 @@ extension ExpectedOutput {
             Retrieved object MyType(id: 1, title: "Combine: Asynchronous Programming with Swift")
 
             """,
-        // [002] ch. 9, multicast { PassthroughSubject<Data, URLError>() }: one request, two sinks.
+        // Kodeco ch. 9, multicast { PassthroughSubject<Data, URLError>() }: one request, two sinks.
         "data-task-multicast": """
             ——— Example of: multicast ———
             Sink1 Retrieved object 303425 bytes
             Sink2 Retrieved object 303425 bytes
 
             """,
-        // source-000-002-004.md §7.2 ([002] ch. 10), the cancellable not kept.
+        // Kodeco ch. 10, handleEvents, the cancellable not kept.
         "handle-events-forgotten": """
             ——— Example of: handleEvents ———
             Network request will start
             Network request cancelled
 
             """,
-        // source-000-002-004.md §7.2, the cancellable kept (the page fetched with a trailing `/`
+        // Kodeco ch. 10, handleEvents, the cancellable kept (the page fetched with a trailing `/`
         // is 303094 bytes in the book).
         "handle-events": """
             ——— Example of: handleEvents ———
@@ -45,7 +45,7 @@ extension ExpectedOutput {
             Sink received completion: finished
 
             """,
-        // source-000-002-004.md §5.5 ([002] ch. 11): fires at 0, 1 and 2 s; cancelled at 3 s.
+        // Kodeco ch. 11, RunLoop: fires at 0, 1 and 2 s; cancelled at 3 s.
         "run-loop-timer": """
             ——— Example of: RunLoop timer ———
             Timer fired
@@ -53,7 +53,7 @@ extension ExpectedOutput {
             Timer fired
 
             """,
-        // source-000-002-004.md §5.4: the counter; the book lets it run, the example stops at 3.
+        // Kodeco ch. 11, the Timer class: the counter; the book lets it run, the example stops at 3.
         "timer-publisher": """
             ——— Example of: Timer publisher ———
             Counter is 1
@@ -61,7 +61,7 @@ extension ExpectedOutput {
             Counter is 3
 
             """,
-        // source-000-002-004.md §5.6: the action starts at once, so the first value is 0.
+        // Kodeco ch. 11, DispatchQueue: the action starts at once, so the first value is 0.
         "dispatch-queue-timer": """
             ——— Example of: DispatchQueue timer ———
             Timer emitted 0
@@ -69,7 +69,7 @@ extension ExpectedOutput {
             Timer emitted 2
 
             """,
-        // source-000-002-004.md §4.7 ([002] ch. 12): one line per change of a @Published
+        // Kodeco ch. 12, ObservableObject: one line per change of a @Published
         // property; the two changes are the example's (the book only subscribes).
         "observable-object": """
             ——— Example of: ObservableObject ———
@@ -77,7 +77,7 @@ extension ExpectedOutput {
             object will change
 
             """,
-        // source-000-002-004.md §7.1, share() commented out: two subscriptions, two requests
+        // Kodeco ch. 13, share() commented out: two subscriptions, two requests
         // (which race: the test compares the lines in any order).
         "share-removed": """
             ——— Example of: share ———
@@ -95,7 +95,7 @@ extension ExpectedOutput {
             shared: receive finished
 
             """,
-        // source-000-002-004.md §7.1 / the book's listing ([002] ch. 13): the second subscriber
+        // Kodeco ch. 13, the late subscriber: the second subscriber
         // arrives after completion and gets only `finished`. The first "subscribing second" is the
         // book's own leftover print, and is in its output too.
         "share-late-subscriber": """
@@ -111,7 +111,7 @@ extension ExpectedOutput {
             subscription2 completion finished
 
             """,
-        // source-000-002-004.md §6.20 ([002] ch. 14). The notes show extra blank lines around the
+        // Kodeco ch. 14, a single story. The book's console shows extra blank lines around the
         // URL and before `finished`; the book's `debugDescription` ("\n\(title)\nby \(by)\n\(url)
         // \n-----") prints exactly the lines below, which is what this follows.
         "news-story": """
@@ -124,13 +124,13 @@ extension ExpectedOutput {
             finished
 
             """,
-        // §6.20: a missing story is caught and replaced with Empty, so only `finished`.
+        // Kodeco ch. 14: a missing story is caught and replaced with Empty, so only `finished`.
         "news-story-missing": """
             ——— Example of: News: a single story ———
             finished
 
             """,
-        // §6.20: three stories in arrival order (compared in any order: the requests race), then
+        // Kodeco ch. 14, merged stories: three stories in arrival order (compared in any order: the requests race), then
         // `finished`.
         "news-merged-stories": """
             ——— Example of: News: merged stories ———
@@ -152,7 +152,7 @@ extension ExpectedOutput {
             finished
 
             """,
-        // source-003 §6.1 ([003] ch. 15): the debug `didSet { print(allStories.count) }`, one
+        // Kodeco ch. 15, fetching the latest stories: the debug `didSet { print(allStories.count) }`, one
         // line per growing list; the bundled snapshot has eight stories with a link among the
         // first ten ids.
         "reader-fetch-stories": """
@@ -167,7 +167,7 @@ extension ExpectedOutput {
             8
 
             """,
-        // §6.1, the ten-second timer keeping `currentDate` current (the first line is the
+        // Kodeco ch. 15, the ten-second timer keeping `currentDate` current (the first line is the
         // initial date), on virtual time from the books' first date.
         "reader-clock": """
             ——— Example of: ReaderViewModel clock ———
@@ -177,7 +177,7 @@ extension ExpectedOutput {
             Updated: 2021-08-21 12:44:02 +0000
 
             """,
-        // §6.1, `userSettings.$keywords.map { $0.map { $0.value } }.assign(to: \.filter, on:
+        // Kodeco ch. 15, `userSettings.$keywords.map { $0.map { $0.value } }.assign(to: \.filter, on:
         // viewModel)`; the prints stand in for the views. objectWillChange fires before the
         // change reaches the filter, as Apple's does (it is sent in willSet).
         "settings-binding": """
@@ -191,20 +191,20 @@ extension ExpectedOutput {
             Filter: ["combine"]
 
             """,
-        // source-003 §1.9, DadJokes.Error + mapError: the 404 body fails to decode.
+        // Kodeco ch. 16, DadJokes.Error + mapError: the 404 body fails to decode.
         "joke-api-map-error": """
             ——— Example of: Joke API ———
             failure(Failed parsing response from server)
 
             """,
-        // source-003 §1.9, the tryMap 404 check under a mapError that does not pass its own
+        // Kodeco ch. 16, the tryMap 404 check under a mapError that does not pass its own
         // errors through.
         "joke-api-try-map-404": """
             ——— Example of: Joke API ———
             failure(An unknown error occurred)
 
             """,
-        // source-003 §2.4 ([003] ch. 17). The book's listing drops the colon its code prints
+        // Kodeco ch. 17, subscribe(on:) and receive(on:). The book's listing drops the colon its code prints
         // (`thread \(thread): '\(value)'`); this follows the code. Thread 1 is the thread the
         // example starts on.
         "expensive-computation": """
@@ -216,7 +216,7 @@ extension ExpectedOutput {
             Received computation result on thread 1: 'Computation complete'
 
             """,
-        // source-003 §2.4 with subscribe(on: queue). Queue thread numbers depend on the machine
+        // Kodeco ch. 17, with subscribe(on: queue). Queue thread numbers depend on the machine
         // (the book says so); the test compares them as "not thread 1". The book's "Beginning
         // expensive computation from thread 5" says "from" where the same code said "on" in the
         // run before; this follows the one piece of code.
@@ -229,7 +229,7 @@ extension ExpectedOutput {
             Received computation result on thread 5: 'Computation complete'
 
             """,
-        // source-003 §2.5: subscribe(on: queue) then receive(on: DispatchQueue.main).
+        // Kodeco ch. 17, introducing receive(on:): subscribe(on: queue) then receive(on: DispatchQueue.main).
         "receive-on-main": """
             ——— Example of: receive(on:) ———
             Start computation publisher on thread 1
@@ -239,7 +239,7 @@ extension ExpectedOutput {
             Received computation result on thread 1: 'Computation complete'
 
             """,
-        // source-003 §2.6, ImmediateScheduler: the chapter's ThreadRecorderView shows, per timer
+        // Kodeco ch. 17, ImmediateScheduler: the chapter's ThreadRecorderView shows, per timer
         // value, the thread at each record point; this prints the same rows as text. Both points
         // are on the main thread.
         "immediate-scheduler": """
@@ -259,7 +259,7 @@ extension ExpectedOutput {
             3: thread 4 → thread 4
 
             """,
-        // source-003 §2.6, OperationQueue with its default concurrency: the book's order; values
+        // Kodeco ch. 17, OperationQueue with its default concurrency: the book's order; values
         // may arrive in any order, so the test compares the lines in any order.
         "operation-queue-concurrent": """
             ——— Example of: OperationQueue ———
@@ -275,10 +275,10 @@ extension ExpectedOutput {
             Received 8
 
             """,
-        // source-003 §3.3, cancelled after 3.5 s: real time only (three ticks, whose times vary);
+        // Kodeco ch. 18, the DispatchTimer cancelled after 3.5 s: real time only (three ticks, whose times vary);
         // checked by DispatchTimerTests.
         "dispatch-timer-cancelled": "",
-        // source-003 §3.5, the test without a resumer.
+        // Kodeco ch. 18, the pausable sink without a resumer.
         "pausable-sink-no-resumer": """
             ——— Example of: pausableSink ———
             Receive value: 1

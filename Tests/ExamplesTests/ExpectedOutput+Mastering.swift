@@ -1,7 +1,7 @@
 /// *Mastering iOS 14*, ch. 13: the examples added to the first catalogue, in book order.
 extension ExpectedOutput {
     static let mastering: [String: String] = [
-        // source-000-002-004.md §6.21, PRE6 (reconstructed: the book only describes User).
+        // Mastering iOS 14, operators: map (reconstructed: the book only describes User).
         "map-user": """
             ——— Example of: map ———
             User with id: 1
@@ -10,7 +10,7 @@ extension ExpectedOutput {
             User with id: 4
 
             """,
-        // §6.21, PRE13/14 (reconstructed): one value at a time, in send order.
+        // Mastering iOS 14, operators: merge (reconstructed): one value at a time, in send order.
         "merge": """
             ——— Example of: merge ———
             Result: 1.
@@ -21,7 +21,7 @@ extension ExpectedOutput {
             Result: 5.
 
             """,
-        // §6.22, the interim `validatedEmail.sink { print($0) }`: nil until both fields hold the
+        // Mastering iOS 14, sample app 1, the interim `validatedEmail.sink { print($0) }`: nil until both fields hold the
         // same address with an "@" and more than five characters. The typing is the example's.
         "signup-validated-email": """
             ——— Example of: validatedEmail ———
@@ -33,7 +33,7 @@ extension ExpectedOutput {
             nil
 
             """,
-        // §6.22, finalEmail → isEnabled with the example's typing script on virtual time; the
+        // Mastering iOS 14, sample app 1, finalEmail → isEnabled with the example's typing script on virtual time; the
         // button is set again each time finalEmail emits (assign does not skip equal values).
         "signup-button": """
             ——— Example of: sign-up button ———
@@ -48,7 +48,7 @@ extension ExpectedOutput {
             +6.0s  signup button isEnabled = true
 
             """,
-        // §6.23 stage 1: the bare notification. The book's console (stripped from the source)
+        // Mastering iOS 14, sample app 2, stage 1: the bare notification. The book's console
         // comes from Apple's Foundation; swift-corelibs-foundation describes a Notification
         // as below, without the userInfo.
         "notification-publisher": """
@@ -56,7 +56,7 @@ extension ExpectedOutput {
             name = networkResult, object = 12 bytes
 
             """,
-        // §6.23 stage 2: the notification's object as Data, `12 bytes` for {"id":"123"}.
+        // Mastering iOS 14, sample app 2, stage 2: the notification's object as Data, `12 bytes` for {"id":"123"}.
         "notification-map-data": """
             ——— Example of: map to Data ———
             12 bytes
