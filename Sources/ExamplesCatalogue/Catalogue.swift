@@ -32,6 +32,19 @@ public enum Catalogue {
         marbleCharts[slug]?()
     }
 
+    /// The marble diagrams for `example`: its own, or else those of the marble demo of the time
+    /// operator it is about (an example titled `debounce`, or listing `debounce` among its
+    /// operators, gets the `marbles-debounce` chart), with the slug of the example drawn.
+    public static func marbleChart(for example: Example) -> (slug: String, chart: MarbleChart)? {
+        if let own = marbleChart(for: example.slug) { return (example.slug, own) }
+        for topic in [example.title] + example.operators {
+            if let slug = marbleDemoByTopic[topic.lowercased()], let chart = marbleChart(for: slug) {
+                return (slug, chart)
+            }
+        }
+        return nil
+    }
+
     static var groups: [[Example]] {
         [
             usingCombinePatterns,
@@ -66,7 +79,7 @@ public enum Catalogue {
         // Kodeco part 3: ch. 9 networking
         "data-task-publisher", "data-task-try-map-decode", "data-task-decode", "data-task-multicast",
         // ch. 10 debugging
-        "print", "print-time-logger", "handle-events-forgotten", "handle-events",
+        "print", "print-time-logger", "handle-events-forgotten", "handle-events-kept",
         // ch. 11 timers, ch. 12 ObservableObject
         "run-loop-timer", "timer-publisher", "dispatch-queue-timer", "observable-object",
         // ch. 13 resource management

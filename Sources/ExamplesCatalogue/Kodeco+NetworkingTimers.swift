@@ -163,7 +163,7 @@ extension Catalogue {
         },
 
         Example(
-            "handle-events",
+            "handle-events-kept",
             title: "handleEvents",
             source: "Kodeco ch. 10, handleEvents with the subscription kept",
             timing: .asynchronous,

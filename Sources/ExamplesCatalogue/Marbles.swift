@@ -262,7 +262,7 @@ extension Catalogue {
             source: "Using Combine, reference: switchToLatest (marble diagram)", operators: ["switchToLatest"]),
         MarbleDemo.collectByTime.example(
             "marbles-collect-by-time", title: "collect(.byTime)",
-            source: "Using Combine, reference: collect (marble diagram)", operators: ["collect"]),
+            source: "Using Combine, reference: collect (marble diagram)", operators: ["collect(.byTime)"]),
         MarbleDemo.debounce.example(
             "marbles-debounce", title: "debounce",
             source: "Using Combine, reference: debounce (marble diagram)", operators: ["debounce"]),
@@ -279,6 +279,22 @@ extension Catalogue {
             "marbles-timer", title: "Timer counter",
             source: "Kodeco ch. 11, Timer (marble diagram)", operators: ["Timer", "scan", "prefix"]),
     ] }
+
+    /// The example whose chart stands for a time operator (lowercased title or operator name)
+    /// in examples that have none of their own.
+    static let marbleDemoByTopic: [String: String] = [
+        "merge": "marbles-merge",
+        "switchtolatest": "marbles-switch-to-latest",
+        "collect by time": "marbles-collect-by-time",
+        "collect(.bytime)": "marbles-collect-by-time",
+        "debounce": "marbles-debounce",
+        "delay": "marbles-delay",
+        "throttle": "marbles-throttle",
+        "timeout": "marbles-timeout",
+        "timer": "marbles-timer",
+        "combinelatest": "combine-latest",
+        "zip": "zip",
+    ]
 
     /// The charts `--marbles` draws, by example slug.
     static var marbleCharts: [String: () -> MarbleChart] {

@@ -9,7 +9,9 @@ import Foundation
 //   examples NAME|WORD...        run the named examples; a word that is not a slug runs every
 //                                example it matches (`examples debounce`)
 //   ... --marbles                after each example that has them, draw its inputs and output as
-//                                aligned marble diagrams recorded on virtual time
+//                                aligned marble diagrams recorded on virtual time (for an example
+//                                about a time operator without its own, the operator's demo);
+//                                alone, run every example that has marble diagrams
 //
 // Timers, delays and debounces run on a virtual clock, so the whole catalogue takes seconds;
 // only the examples about real threads, queues and URL sessions wait on real time.
@@ -55,7 +57,7 @@ if arguments.first == "list" {
 
 var selected: [Example] = []
 if arguments.isEmpty {
-    selected = drawMarbles ? Catalogue.all.filter { Catalogue.marbleChart(for: $0.slug) != nil } : Catalogue.all
+    selected = drawMarbles ? Catalogue.all.filter { Catalogue.marbleChart(for: $0) != nil } : Catalogue.all
 } else {
     for word in arguments {
         let found = Catalogue.examples(matching: word)
@@ -77,9 +79,11 @@ for (index, example) in selected.enumerated() {
         FileHandle.standardError.write(Data("examples: '\(example.slug)' did not finish in time\n".utf8))
         allFinished = false
     }
-    if drawMarbles, let chart = Catalogue.marbleChart(for: example.slug) {
+    if drawMarbles, let (slug, chart) = Catalogue.marbleChart(for: example) {
         if !atLineStart { emit("\n") }
-        emit("\n" + chart.description)
+        emit("\n")
+        if slug != example.slug { emit("The operator's marble demo (`examples \(slug)`):\n") }
+        emit(chart.description)
         drewMarbles = true
     }
 }

@@ -94,6 +94,13 @@ struct ExamplesCommandTests {
         #expect(result.output == ExpectedOutput.marbles["marbles-debounce"]! + "\n" + chart.description)
     }
 
+    @Test func marblesOnATimeExampleWithoutItsOwnChartDrawsTheOperatorsDemo() throws {
+        let result = try Self.run(["timer-publisher", "--marbles"])
+        #expect(result.status == 0)
+        let chart = try #require(Catalogue.marbleChart(for: "marbles-timer"))
+        #expect(result.output.hasSuffix("\nThe operator's marble demo (`examples marbles-timer`):\n" + chart.description))
+    }
+
     @Test func marblesOnAnExampleWithoutChartsSaysSo() throws {
         let result = try Self.run(["never-sink", "--marbles"])
         #expect(result.status == 0)

@@ -37,7 +37,7 @@ extension ExpectedOutput {
             """,
         // Kodeco ch. 10, handleEvents, the cancellable kept (the page fetched with a trailing `/`
         // is 303094 bytes in the book).
-        "handle-events": """
+        "handle-events-kept": """
             ——— Example of: handleEvents ———
             Network request will start
             Network request data received

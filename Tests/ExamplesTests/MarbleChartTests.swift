@@ -78,6 +78,28 @@ struct MarbleChartTests {
         }
     }
 
+    @Test func anExampleAboutATimeOperatorGetsThatOperatorsDemo() throws {
+        let debounce = Example("typing", title: "debounce", source: "test") { _ in }
+        let found = try #require(Catalogue.marbleChart(for: debounce))
+        #expect(found.slug == "marbles-debounce")
+        #expect(found.chart.description == Catalogue.marbleChart(for: "marbles-debounce")?.description)
+
+        let byOperator = Example("typing", title: "typing", source: "test", operators: ["Throttle"]) { _ in }
+        #expect(Catalogue.marbleChart(for: byOperator)?.slug == "marbles-throttle")
+        let timer = try #require(Catalogue.example(named: "timer-publisher"))
+        #expect(Catalogue.marbleChart(for: timer)?.slug == "marbles-timer")
+
+        let own = try #require(Catalogue.example(named: "zip"))
+        #expect(Catalogue.marbleChart(for: own)?.slug == "zip")
+
+        let unrelated = Example("plain", title: "scan", source: "test", operators: ["collect"]) { _ in }
+        #expect(Catalogue.marbleChart(for: unrelated) == nil)
+
+        for (topic, slug) in Catalogue.marbleDemoByTopic {
+            #expect(Catalogue.marbleChart(for: slug) != nil, "\(topic) points at \(slug), which has no chart")
+        }
+    }
+
     @Test func theChartShowsTheSameRunAsTheExamplesLog() throws {
         // The log says `c` left debounce at +0.8 s; the chart has it in frame 8.
         let chart = try #require(Catalogue.marbleChart(for: "marbles-debounce"))
