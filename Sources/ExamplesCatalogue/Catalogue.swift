@@ -87,7 +87,7 @@ public enum Catalogue {
         // ch. 14 the News project
         "news-story", "news-story-missing", "news-merged-stories",
         // Kodeco part 4: ch. 15 SwiftUI & Combine (the model half)
-        "reader-fetch-stories", "reader-clock", "settings-binding",
+        "reader-fetch-stories", "reader-clock", "settings-binding", "settings-persisted",
         // ch. 16 error handling
         "never-sink", "set-failure-type", "assign-to-on", "assign-to", "assert-no-failure",
         "try-map-map", "try-map", "map-vs-try-map", "map-vs-try-map-throwing",

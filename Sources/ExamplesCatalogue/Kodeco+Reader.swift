@@ -18,6 +18,38 @@ final class Settings: ObservableObject {
     init() {}
 }
 
+/// The challenge's `JSONFile` helper (the starter project ships one; this is ours): Codable
+/// values stored as JSON files in a directory.
+struct JSONFile {
+    let directory: URL
+
+    func loadValue<T: Decodable>(named name: String) throws -> T {
+        let data = try Data(contentsOf: directory.appendingPathComponent("\(name).json"))
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+
+    func save<T: Encodable>(value: T, named name: String) throws {
+        let data = try JSONEncoder().encode(value)
+        try data.write(to: directory.appendingPathComponent("\(name).json"))
+    }
+}
+
+/// Challenge 2's settings: the keywords saved whenever they change (a `didSet`), and loaded
+/// when the settings are created. (Observers do not run for the assignment in `init`, so
+/// loading does not save.)
+final class PersistedSettings: ObservableObject {
+    private let file: JSONFile
+
+    @Published var keywords = [Settings.FilterKeyword]() {
+        didSet { try? file.save(value: keywords, named: "keywords") }
+    }
+
+    init(file: JSONFile) {
+        self.file = file
+        keywords = (try? file.loadValue(named: "keywords")) ?? []
+    }
+}
+
 extension Catalogue {
     static var kodecoReader: [Example] { [
         Example(
@@ -78,6 +110,38 @@ extension Catalogue {
             userSettings.keywords.append(Settings.FilterKeyword(value: "swift"))
             userSettings.keywords.append(Settings.FilterKeyword(value: "combine"))
             userSettings.keywords.remove(at: 0)
+        },
+
+        Example(
+            "settings-persisted",
+            title: "persisted settings",
+            source: "Kodeco ch. 15, challenge 2: keep the filters between launches",
+            operators: ["Published", "assign(to:on:)", "ObservableObject"]
+        ) { io in
+            // Each run starts from an empty directory of its own: the first "launch" has no file.
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("settings-\(UUID().uuidString)")
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = JSONFile(directory: directory)
+
+            let firstLaunch = PersistedSettings(file: file)
+            io.print("First launch, keywords: \(firstLaunch.keywords.map(\.value))")
+            firstLaunch.keywords.append(Settings.FilterKeyword(value: "swift"))
+            firstLaunch.keywords.append(Settings.FilterKeyword(value: "combine"))
+
+            let secondLaunch = PersistedSettings(file: file)
+            io.print("Second launch, keywords: \(secondLaunch.keywords.map(\.value))")
+
+            let viewModel = ReaderViewModel(
+                api: API(session: BundledSnapshot.session()),
+                scheduler: ImmediateScheduler.shared,
+                refresh: Empty().eraseToAnyPublisher())
+            let binding = secondLaunch.$keywords
+                .map { $0.map { $0.value } }
+                .assign(to: \.filter, on: viewModel)
+            io.print("Filter: \(viewModel.filter)")
+            binding.cancel()
         },
     ] }
 }

@@ -191,6 +191,15 @@ extension ExpectedOutput {
             Filter: ["combine"]
 
             """,
+        // Kodeco ch. 15, challenge 2 (the book gives no console text): the keywords saved by the
+        // first launch are loaded by the second and reach the reader's filter.
+        "settings-persisted": """
+            ——— Example of: persisted settings ———
+            First launch, keywords: []
+            Second launch, keywords: ["swift", "combine"]
+            Filter: ["swift", "combine"]
+
+            """,
         // Kodeco ch. 16, DadJokes.Error + mapError: the 404 body fails to decode.
         "joke-api-map-error": """
             ——— Example of: Joke API ———
