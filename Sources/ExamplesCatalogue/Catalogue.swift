@@ -95,7 +95,8 @@ public enum Catalogue {
         "catching-low", "catching-high", "retry", "retry-succeeds", "replace-error", "catch-fallback",
         // ch. 17 schedulers
         "expensive-computation", "subscribe-on", "receive-on-main",
-        "immediate-scheduler", "immediate-scheduler-global", "operation-queue-concurrent", "operation-queue",
+        "immediate-scheduler", "immediate-scheduler-global", "dispatch-queue-scheduler",
+        "operation-queue-concurrent", "operation-queue",
         // ch. 18 custom publishers and backpressure
         "unwrap", "dispatch-timer", "dispatch-timer-cancelled", "share-replay", "share-replay-print", "pausable-sink-no-resumer", "pausable-sink",
         // Mastering iOS 14

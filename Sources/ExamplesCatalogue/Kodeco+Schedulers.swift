@@ -171,6 +171,14 @@ extension Catalogue {
         ),
 
         Example(
+            "dispatch-queue-scheduler",
+            title: "DispatchQueue",
+            source: "Kodeco ch. 17, DispatchQueue, with challenge 1: stop the timer after 4 s",
+            asynchronousBody: DispatchQueueRecording(),
+            operators: ["DispatchQueue", "receive(on:)", "schedule", "SchedulerOptions"]
+        ),
+
+        Example(
             "operation-queue-concurrent",
             title: "OperationQueue",
             source: "Kodeco ch. 17, receive(on:) an OperationQueue with its default concurrency",
@@ -290,6 +298,42 @@ struct ImmediateSchedulerRecording: ScheduledExampleBody {
                 if shown.increment() == 3 { io.finish() }
             }
             .store(in: &io.subscriptions)
+    }
+}
+
+/// The DispatchQueue page: a repeating action on the source queue (the main queue in the book,
+/// here the example's scheduler in its place) sends into a subject; values are recorded before
+/// and after `receive(on: serialQueue, options:)`. Challenge 1's first solution stops the timer
+/// after four seconds with the scheduler's `schedule(after:)`, so four values are shown.
+struct DispatchQueueRecording: ScheduledExampleBody {
+    func run<S: Scheduler>(_ context: ExampleContext<S>) {
+        let io = context.io
+        let recorder = ThreadRecorder(io: io, threads: ThreadNumbers())
+        let serialQueue = DispatchQueue(label: "Serial queue")
+        let sourceQueue = context.scheduler
+
+        let source = PassthroughSubject<Void, Never>()
+
+        let subscription = sourceQueue.schedule(after: sourceQueue.now, interval: .seconds(1)) {
+            source.send()
+        }
+
+        let shown = ThreadSafeCount()
+        source
+            .scan(0) { counter, _ in counter + 1 }
+            .recordThread(using: recorder)
+            .receive(on: serialQueue, options: DispatchQueue.SchedulerOptions(qos: .userInteractive))
+            .recordThread(using: recorder)
+            .sink { trail in
+                recorder.show(trail)
+                if shown.increment() == 4 { io.finish() }
+            }
+            .store(in: &io.subscriptions)
+
+        sourceQueue.schedule(after: sourceQueue.now.advanced(by: .seconds(4))) {
+            subscription.cancel()
+        }
+        io.whenFinished { subscription.cancel() }
     }
 }
 

@@ -268,6 +268,17 @@ extension ExpectedOutput {
             3: thread 4 → thread 4
 
             """,
+        // Kodeco ch. 17, DispatchQueue (the book shows the rows in its ThreadRecorderView): values
+        // sent on the main queue, received on the serial queue, whose pool thread varies from
+        // run to run (compared as "not thread 1"); stopped after four seconds (challenge 1).
+        "dispatch-queue-scheduler": """
+            ——— Example of: DispatchQueue ———
+            1: thread 1 → thread 2
+            2: thread 1 → thread 2
+            3: thread 1 → thread 2
+            4: thread 1 → thread 2
+
+            """,
         // Kodeco ch. 17, OperationQueue with its default concurrency: the book's order; values
         // may arrive in any order, so the test compares the lines in any order.
         "operation-queue-concurrent": """
@@ -301,5 +312,7 @@ extension ExpectedOutput {
 
     /// Examples printing the numbers of queue threads, which depend on the machine: compared
     /// with every thread number other than 1 read as the same.
-    static let threadNumbersVary: Set<String> = ["subscribe-on", "receive-on-main", "immediate-scheduler-global"]
+    static let threadNumbersVary: Set<String> = [
+        "subscribe-on", "receive-on-main", "immediate-scheduler-global", "dispatch-queue-scheduler",
+    ]
 }
