@@ -33,11 +33,11 @@ public enum Catalogue {
     }
 
     /// The marble diagrams for `example`: its own, or else those of the marble demo of the time
-    /// operator it is about (an example titled `debounce`, or listing `debounce` among its
+    /// operator it is about (an example titled `debounce`, or listing `debounce` first among its
     /// operators, gets the `marbles-debounce` chart), with the slug of the example drawn.
     public static func marbleChart(for example: Example) -> (slug: String, chart: MarbleChart)? {
         if let own = marbleChart(for: example.slug) { return (example.slug, own) }
-        for topic in [example.title] + example.operators {
+        for topic in [example.title] + example.operators.prefix(1) {
             if let slug = marbleDemoByTopic[topic.lowercased()], let chart = marbleChart(for: slug) {
                 return (slug, chart)
             }

@@ -246,6 +246,46 @@ extension MarbleDemo {
     }
 }
 
+extension MarbleDemo {
+    /// Kodeco ch. 11's RunLoop timer: each firing of the repeating action, and the cancel at 3 s
+    /// drawn as the end of the row.
+    static var runLoopTimer: MarbleDemo {
+        MarbleDemo(title: "runLoop.schedule(after: now, interval: .seconds(1)), cancelled at 3 s",
+                   frameDuration: .milliseconds(500)) { scheduler in
+            let fired = PassthroughSubject<String, Never>()
+            let subscription = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
+                fired.send("f")
+            }
+            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(3))) {
+                subscription.cancel()
+                fired.send(completion: .finished)
+            }
+            return ([], fired.setFailureType(to: (any Error).self).eraseToAnyPublisher())
+        }
+    }
+
+    /// Kodeco ch. 11's DispatchQueue timer: the counter the repeating action sends into the
+    /// subject, from 0 at once; stopped after three values as the example is.
+    static var dispatchQueueTimer: MarbleDemo {
+        MarbleDemo(title: "queue.schedule(after: queue.now, interval: .seconds(1)) { source.send(counter) }",
+                   frameDuration: .milliseconds(500)) { scheduler in
+            let source = PassthroughSubject<Int, Never>()
+            var counter = 0
+            let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
+                source.send(counter)
+                counter += 1
+            }
+            let output = source
+                .prefix(3)
+                .handleEvents(receiveCompletion: { _ in cancellable.cancel() })
+                .map { String($0) }
+                .setFailureType(to: (any Error).self)
+                .eraseToAnyPublisher()
+            return ([], output)
+        }
+    }
+}
+
 extension Catalogue {
     /// The marble demos, in the order the operators appear in *Using Combine*'s reference.
     static let marblesOrder: [String] = [
@@ -310,6 +350,9 @@ extension Catalogue {
             "combine-latest": { MarbleDemo.masteringCombineLatest.play() },
             "zip": { MarbleDemo.masteringZip.play() },
             "signup-button": { MarbleDemo.signUp.play() },
+            "run-loop-timer": { MarbleDemo.runLoopTimer.play() },
+            "timer-publisher": { MarbleDemo.timer.play() },
+            "dispatch-queue-timer": { MarbleDemo.dispatchQueueTimer.play() },
         ]
     }
 }

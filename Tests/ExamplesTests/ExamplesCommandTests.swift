@@ -95,7 +95,7 @@ struct ExamplesCommandTests {
     }
 
     @Test func marblesOnATimeExampleWithoutItsOwnChartDrawsTheOperatorsDemo() throws {
-        let result = try Self.run(["timer-publisher", "--marbles"])
+        let result = try Self.run(["reader-clock", "--marbles"])
         #expect(result.status == 0)
         let chart = try #require(Catalogue.marbleChart(for: "marbles-timer"))
         #expect(result.output.hasSuffix("\nThe operator's marble demo (`examples marbles-timer`):\n" + chart.description))

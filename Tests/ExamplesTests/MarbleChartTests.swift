@@ -64,6 +64,15 @@ struct MarbleChartTests {
             """)
     }
 
+    @Test func kodecosTimersAreDrawnFromTheirOwnPipelines() throws {
+        // RunLoop: fires at once and every second, cancelled at 3 s (drawn as the row's end).
+        #expect(Catalogue.marbleChart(for: "run-loop-timer")?.alignedDiagrams == ["f-f-f-|"])
+        // DispatchQueue: 0 at once, then 1 and 2 a second apart.
+        #expect(Catalogue.marbleChart(for: "dispatch-queue-timer")?.alignedDiagrams == ["0-1-(2|)"])
+        // Timer.publish: the first tick one interval after subscribing.
+        #expect(Catalogue.marbleChart(for: "timer-publisher")?.alignedDiagrams == ["--t-t-(t|)", "--1-2-(3|)"])
+    }
+
     @Test func aFailureIsDrawnAsAHash() throws {
         let chart = try #require(Catalogue.marbleChart(for: "marbles-timeout"))
         #expect(chart.alignedDiagrams == ["-a--b--------c|", "-a--b----#"])
@@ -86,7 +95,7 @@ struct MarbleChartTests {
 
         let byOperator = Example("typing", title: "typing", source: "test", operators: ["Throttle"]) { _ in }
         #expect(Catalogue.marbleChart(for: byOperator)?.slug == "marbles-throttle")
-        let timer = try #require(Catalogue.example(named: "timer-publisher"))
+        let timer = try #require(Catalogue.example(named: "reader-clock"))
         #expect(Catalogue.marbleChart(for: timer)?.slug == "marbles-timer")
 
         let own = try #require(Catalogue.example(named: "zip"))
