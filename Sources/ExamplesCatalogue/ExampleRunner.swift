@@ -21,7 +21,7 @@ public enum ExampleRunner {
     public static let virtualOrigin = Date(timeIntervalSince1970: 1_629_549_812)
 
     /// How far the virtual clock may run before an example that never finishes is given up
-    /// (an hour of book time; the longest example needs six seconds).
+    /// (an hour of book time; the longest example needs half a minute).
     public static let virtualTimeLimit: TestScheduler.SchedulerTimeType.Stride = .seconds(3600)
 
     /// One run of one example: its IO, its virtual scheduler, and the steps that drive them.
