@@ -33,11 +33,29 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+let usage = """
+    usage: examples [NAME|WORD...] [--marbles]
+           examples list [WORD...]
+
+      examples               run every example of the books, in book order
+      examples NAME          run the example with that slug (see `examples list`)
+      examples WORD          run every example whose slug, title, book or operators contain WORD
+                             (`examples debounce`, `examples "kodeco ch. 11"`)
+      examples list [WORD]   list the examples: slug, title, [book, section]
+      --marbles              after each example about a time operator, draw its inputs and output
+                             as marble diagrams recorded on virtual time
+
+    """
+
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["help"] || arguments.contains("--help") || arguments.contains("-h") {
+    emit(usage)
+    exit(0)
+}
 let drawMarbles = arguments.contains("--marbles")
 arguments.removeAll { $0 == "--marbles" }
 if let unknown = arguments.first(where: { $0.hasPrefix("--") }) {
-    fail("unknown option '\(unknown)' (options: --marbles)")
+    fail("unknown option '\(unknown)' (see `examples --help`)")
 }
 
 if arguments.first == "list" {

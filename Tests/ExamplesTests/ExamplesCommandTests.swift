@@ -112,4 +112,13 @@ struct ExamplesCommandTests {
         #expect(result.status == 2)
         #expect(result.error.contains("unknown option '--marble'"))
     }
+
+    @Test func helpPrintsTheUsage() throws {
+        for arguments in [["help"], ["--help"]] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.output.hasPrefix("usage: examples"))
+            #expect(result.output.contains("--marbles"))
+        }
+    }
 }
