@@ -80,8 +80,8 @@ public enum Catalogue {
         "data-task-publisher", "data-task-try-map-decode", "data-task-decode", "data-task-multicast",
         // ch. 10 debugging
         "print", "print-time-logger", "handle-events-forgotten", "handle-events-kept",
-        // ch. 11 timers, ch. 12 ObservableObject
-        "run-loop-timer", "timer-publisher", "dispatch-queue-timer", "observable-object",
+        // ch. 11 timers, ch. 12 key-value observing
+        "run-loop-timer", "timer-publisher", "dispatch-queue-timer", "published-instead-of-kvo", "observable-object",
         // ch. 13 resource management
         "share", "share-removed", "share-late-subscriber", "multicast", "future",
         // ch. 14 the News project

@@ -217,6 +217,32 @@ extension Catalogue {
         ),
 
         Example(
+            "published-instead-of-kvo",
+            title: "KVO-compliant property",
+            source: "Kodeco ch. 12, your own KVO-compliant property (with @Published)",
+            operators: ["Published", "KVO", "publisher(for:)"]
+        ) { io in
+            // The book observes `@objc dynamic var integerProperty` on an NSObject subclass with
+            // `obj.publisher(for: \.integerProperty)`. Key-value observing needs the Objective-C
+            // runtime, which Linux does not have; a @Published property is the Swift-only way to
+            // the same stream (the current value first, then each change) and the same output.
+            class TestObject {
+                @Published var integerProperty: Int = 0
+            }
+
+            let obj = TestObject()
+
+            let subscription = obj.$integerProperty
+                .sink {
+                    io.print("integerProperty changes to \($0)")
+                }
+
+            obj.integerProperty = 100
+            obj.integerProperty = 200
+            subscription.cancel()
+        },
+
+        Example(
             "observable-object",
             title: "ObservableObject",
             source: "Kodeco ch. 12, ObservableObject",

@@ -69,6 +69,15 @@ extension ExpectedOutput {
             Timer emitted 2
 
             """,
+        // Kodeco ch. 12, your own KVO-compliant property: the book's output, from a @Published
+        // property standing in for the @objc dynamic one (no KVO on Linux).
+        "published-instead-of-kvo": """
+            ——— Example of: KVO-compliant property ———
+            integerProperty changes to 0
+            integerProperty changes to 100
+            integerProperty changes to 200
+
+            """,
         // Kodeco ch. 12, ObservableObject: one line per change of a @Published
         // property; the two changes are the example's (the book only subscribes).
         "observable-object": """
