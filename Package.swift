@@ -119,7 +119,7 @@ let package = Package(
         // The books' examples: a catalogue library shared by the `examples` command and its tests.
         .target(
             name: "ExamplesCatalogue",
-            dependencies: [combineDependency],
+            dependencies: [combineDependency, "CombineTesting", "NewsKit"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -18,6 +18,33 @@ public enum Catalogue {
         all.first { $0.slug == slug }
     }
 
+    /// The examples a command-line word stands for: the example whose slug is `word`, or, if
+    /// there is none, every example that ``Example/matches(_:)`` it (by operator, book or title),
+    /// in book order. Empty when nothing matches.
+    public static func examples(matching word: String) -> [Example] {
+        let everything = all
+        if let exact = everything.first(where: { $0.slug == word }) { return [exact] }
+        return everything.filter { $0.matches(word) }
+    }
+
+    /// The marble diagrams drawn for an example by `examples NAME --marbles`, if it has any.
+    public static func marbleChart(for slug: String) -> MarbleChart? {
+        marbleCharts[slug]?()
+    }
+
+    /// The marble diagrams for `example`: its own, or else those of the marble demo of the time
+    /// operator it is about (an example titled `debounce`, or listing `debounce` first among its
+    /// operators, gets the `marbles-debounce` chart), with the slug of the example drawn.
+    public static func marbleChart(for example: Example) -> (slug: String, chart: MarbleChart)? {
+        if let own = marbleChart(for: example.slug) { return (example.slug, own) }
+        for topic in [example.title] + example.operators.prefix(1) {
+            if let slug = marbleDemoByTopic[topic.lowercased()], let chart = marbleChart(for: slug) {
+                return (slug, chart)
+            }
+        }
+        return nil
+    }
+
     static var groups: [[Example]] {
         [
             usingCombinePatterns,
@@ -27,6 +54,12 @@ public enum Catalogue {
             customPublishers,
             masteringIOS14,
             networking,
+            kodecoNetworkingAndTimers,
+            kodecoNews,
+            kodecoFallibleAPI,
+            kodecoSchedulers,
+            kodecoReader,
+            marbles,
         ]
     }
 
@@ -68,19 +101,33 @@ public enum Catalogue {
 
     /// Kodeco part 3 and part 4, then *Mastering iOS 14*, in the books' order.
     static let kodecoAndMasteringOrder: [String] = [
-        // Kodeco part 3: debugging, resource management
-        "print", "print-time-logger", "share", "multicast", "future",
-        // Kodeco part 4: error handling
+        // Kodeco part 3: ch. 9 networking
+        "data-task-publisher", "data-task-try-map-decode", "data-task-decode", "data-task-multicast",
+        // ch. 10 debugging
+        "print", "print-time-logger", "handle-events-forgotten", "handle-events-kept",
+        // ch. 11 timers, ch. 12 key-value observing
+        "run-loop-timer", "timer-publisher", "dispatch-queue-timer", "published-instead-of-kvo", "observable-object",
+        // ch. 13 resource management
+        "share", "share-removed", "share-late-subscriber", "multicast", "future",
+        // ch. 14 the News project
+        "news-story", "news-story-missing", "news-merged-stories",
+        // Kodeco part 4: ch. 15 SwiftUI & Combine (the model half)
+        "reader-fetch-stories", "reader-clock", "settings-binding", "settings-persisted",
+        // ch. 16 error handling
         "never-sink", "set-failure-type", "assign-to-on", "assign-to", "assert-no-failure",
         "try-map-map", "try-map", "map-vs-try-map", "map-vs-try-map-throwing",
-        "joke-api", "joke-api-bad-id", "joke-api-unknown-id",
+        "joke-api", "joke-api-map-error", "joke-api-try-map-404", "joke-api-bad-id", "joke-api-unknown-id",
         "catching-low", "catching-high", "retry", "retry-succeeds", "replace-error", "catch-fallback",
-        // Kodeco part 4: schedulers
-        "operation-queue",
-        // Kodeco part 4: custom publishers and backpressure
-        "unwrap", "dispatch-timer", "share-replay", "share-replay-print", "pausable-sink",
+        // ch. 17 schedulers
+        "expensive-computation", "subscribe-on", "receive-on-main",
+        "immediate-scheduler", "immediate-scheduler-global", "dispatch-queue-scheduler",
+        "operation-queue-concurrent", "operation-queue",
+        // ch. 18 custom publishers and backpressure
+        "unwrap", "dispatch-timer", "dispatch-timer-cancelled", "share-replay", "share-replay-print", "pausable-sink-no-resumer", "pausable-sink",
         // Mastering iOS 14
-        "sequence-sink", "filter", "reduce", "scan-product", "combine-latest", "zip",
-        "passthrough-subject", "current-value-subject", "notification-catch", "notification-flat-map",
-    ]
+        "sequence-sink", "filter", "map-user", "reduce", "scan-product", "combine-latest", "merge", "zip",
+        "passthrough-subject", "current-value-subject",
+        "signup-validated-email", "signup-button",
+        "notification-publisher", "notification-map-data", "notification-catch", "notification-flat-map",
+    ] + marblesOrder
 }

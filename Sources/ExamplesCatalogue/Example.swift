@@ -27,6 +27,9 @@ public struct Example {
     public let source: String
     /// How the example relates to time.
     public let timing: Timing
+    /// The operators (and other API names) the example is about, e.g. `["debounce"]`, so that
+    /// `examples list debounce` finds it even when its title does not say so.
+    public let operators: [String]
 
     private let body: Body
 
@@ -41,12 +44,14 @@ public struct Example {
         title: String,
         source: String,
         timing: Timing = .immediate,
+        operators: [String] = [],
         body: @escaping (ExampleIO) -> Void
     ) {
         self.slug = slug
         self.title = title
         self.source = source
         self.timing = timing
+        self.operators = operators
         self.body = .plain(body)
     }
 
@@ -57,13 +62,42 @@ public struct Example {
         title: String,
         source: String,
         duration: TimeInterval,
+        operators: [String] = [],
         body: some ScheduledExampleBody
     ) {
         self.slug = slug
         self.title = title
         self.source = source
         self.timing = .scheduled(duration: duration)
+        self.operators = operators
         self.body = .scheduled(body)
+    }
+
+    /// An example that waits for real asynchronous work (a URL session, a queue) *and* uses a
+    /// scheduler for its delays: the delays run on the runner's virtual clock, the real work on
+    /// real time, and the body calls ``ExampleIO/finish()`` when it is done.
+    public init(
+        _ slug: String,
+        title: String,
+        source: String,
+        asynchronousBody body: some ScheduledExampleBody,
+        operators: [String] = []
+    ) {
+        self.slug = slug
+        self.title = title
+        self.source = source
+        self.timing = .asynchronous
+        self.operators = operators
+        self.body = .scheduled(body)
+    }
+
+    /// Whether `word` names this example's topic: a case-insensitive substring of its slug,
+    /// title, source or one of its ``operators``. `debounce` matches every example that uses
+    /// `debounce`; `kodeco ch. 11` matches the chapter's examples.
+    public func matches(_ word: String) -> Bool {
+        let needle = word.lowercased()
+        guard !needle.isEmpty else { return false }
+        return ([slug, title, source] + operators).contains { $0.lowercased().contains(needle) }
     }
 
     /// The header line the books print before an example's output.
@@ -85,8 +119,13 @@ public struct Example {
     }
 }
 
-/// The body of an example that needs a scheduler. It is generic over the scheduler so the same
-/// code runs on a real queue from the command line and on virtual time in the tests.
+/// The body of an example that needs a scheduler. It is generic over the scheduler; the
+/// `examples` command and the tests both run it on CombineTesting's `TestScheduler` (virtual
+/// time), and the same code runs on a real queue or run loop.
+///
+/// Write strides with their unit (`.seconds(1)`, `.milliseconds(500)`), never as bare literals:
+/// a literal `1` is one second for `DispatchQueue` and `RunLoop` but one nanosecond tick for
+/// `TestScheduler`.
 public protocol ScheduledExampleBody {
     /// Runs the example on `context.scheduler`; calls `context.io.finish()` when the book's
     /// output is complete.

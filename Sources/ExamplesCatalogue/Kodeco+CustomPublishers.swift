@@ -2,7 +2,7 @@ import Combine
 import Dispatch
 import Foundation
 
-// Kodeco, chapter 18 "Custom publishers & handling backpressure" (spec source-003.md §3): the
+// Kodeco, chapter 18 "Custom publishers & handling backpressure" (Kodeco ch. 18): the
 // `unwrap()` operator, the `DispatchTimer` publisher, `shareReplay()` and the pausable sink, each
 // with the book's test run. The book's `TimeLogger` prints times relative to its creation; here it
 // reads the example's clock, so on virtual time every synchronous line shows `+0.00000s`.
@@ -38,7 +38,7 @@ struct TimeLogger: TextOutputStream {
 
 extension Catalogue {
     static var customPublishers: [Example] { [
-        Example("unwrap", title: "unwrap", source: "Kodeco ch. 18, publishers as extension methods") { io in
+        Example("unwrap", title: "unwrap", source: "Kodeco ch. 18, publishers as extension methods", operators: ["compactMap", "unwrap"]) { io in
             let values: [Int?] = [1, 2, nil, 3, nil, 4]
 
             values.publisher
@@ -53,7 +53,8 @@ extension Catalogue {
             "dispatch-timer",
             title: "DispatchTimer",
             source: "Kodeco ch. 18, a DispatchTimer publisher (real time, 6 s)",
-            timing: .asynchronous
+            timing: .asynchronous,
+            operators: ["DispatchSourceTimer", "Subscription", "Demand"]
         ) { io in
             var logger = TimeLogger(io, sinceOrigin: true)
             let publisher = Publishers.timer(interval: .seconds(1), times: .max(6))
@@ -66,10 +67,29 @@ extension Catalogue {
             .store(in: &io.subscriptions)
         },
         Example(
+            "dispatch-timer-cancelled",
+            title: "DispatchTimer",
+            source: "Kodeco ch. 18, a DispatchTimer publisher cancelled after 3.5 s (real time)",
+            timing: .asynchronous,
+            operators: ["DispatchSourceTimer", "Subscription", "cancel"]
+        ) { io in
+            var logger = TimeLogger(io, sinceOrigin: true)
+            let publisher = Publishers.timer(interval: .seconds(1), times: .max(6))
+            let subscription = publisher.sink { time in
+                print("Timer emits: \(time)", to: &logger)
+            }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 3.5) {
+                subscription.cancel()
+                io.finish()
+            }
+        },
+
+        Example(
             "share-replay",
             title: "shareReplay",
             source: "Kodeco ch. 18, a ShareReplay operator",
             duration: 1,
+            operators: ["shareReplay", "share", "Subscription", "Demand"],
             body: ShareReplayScenario(printUpstream: false)
         ),
 
@@ -78,6 +98,7 @@ extension Catalogue {
             title: "shareReplay",
             source: "Kodeco ch. 18, a ShareReplay operator, verified with print",
             duration: 1,
+            operators: ["shareReplay", "share", "print"],
             body: ShareReplayScenario(printUpstream: true)
         ),
 
@@ -86,6 +107,7 @@ extension Catalogue {
             title: "pausableSink",
             source: "Kodeco ch. 18, a pausable sink resumed by a timer",
             duration: 3,
+            operators: ["pausableSink", "Demand", "Timer"],
             body: PausableSinkScenario()
         ),
     ] }
@@ -135,7 +157,7 @@ extension Publishers {
     }
 }
 
-// @unchecked Sendable: the book's subscription is not thread-safe (spec §3.3 (f)); Dispatch's
+// @unchecked Sendable: the book's subscription is not thread-safe; Dispatch's
 // event handler is a @Sendable closure in Swift 6, so the conformance is asserted to keep the
 // book's code as written. Ticks arrive on one serial timer queue.
 private final class DispatchTimerSubscription<S: Subscriber>: Subscription, @unchecked Sendable

@@ -1,14 +1,14 @@
 import Combine
 import Foundation
 
-// Kodeco, part 3 (spec source-000-002-004.md, [002]): chapter 10 "Debugging" and chapter 13
+// Kodeco, part 3: chapter 10 "Debugging" and chapter 13
 // "Resource management". `print` normally writes to the console; here it is given the example's
 // output stream (`print(_:to:)`), which is the same operator with the same text.
 
 extension Catalogue {
     static var debuggingAndResources: [Example] { [
 
-        Example("future", title: "Future", source: "Kodeco ch. 13, Future") { io in
+        Example("future", title: "Future", source: "Kodeco ch. 13, Future", operators: ["Future"]) { io in
             func performSomeWork() throws -> Int {
                 io.print("Performing some work and returning a result")
                 return 5
@@ -41,14 +41,14 @@ extension Catalogue {
                 subscription2.cancel()
             }
         },
-        Example("print", title: "print", source: "Kodeco ch. 10, printing events") { io in
+        Example("print", title: "print", source: "Kodeco ch. 10, printing events", operators: ["print"]) { io in
             let subscription = (1...3).publisher
                 .print("publisher", to: ExampleStream(io))
                 .sink { _ in }
             io.whenFinished { subscription.cancel() }
         },
 
-        Example("print-time-logger", title: "print(_:to:)", source: "Kodeco ch. 10, a TimeLogger stream") { io in
+        Example("print-time-logger", title: "print(_:to:)", source: "Kodeco ch. 10, a TimeLogger stream", operators: ["print", "TextOutputStream"]) { io in
             let subscription = (1...3).publisher
                 .print("publisher", to: TimeLogger(io))
                 .sink { _ in }

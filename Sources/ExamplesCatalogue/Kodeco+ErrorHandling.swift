@@ -2,7 +2,7 @@ import Combine
 import Foundation
 
 // Kodeco, "Combine: Asynchronous Programming with Swift", chapter 16 "Error handling"
-// (spec source-003.md §1). The code follows the book; where the book's playground relies on
+// (Kodeco ch. 16). The code follows the book; where the book's playground relies on
 // something Linux lacks (UIImage, the playground's global `subscriptions`), a small stand-in of the
 // same shape is used and noted.
 
@@ -21,13 +21,13 @@ enum NameError: Error {
 
 extension Catalogue {
     static var errorHandling: [Example] { [
-        Example("never-sink", title: "Never sink", source: "Kodeco ch. 16, Never") { io in
+        Example("never-sink", title: "Never sink", source: "Kodeco ch. 16, Never", operators: ["Just", "sink", "Never"]) { io in
             Just("Hello")
                 .sink(receiveValue: { io.print($0) })
                 .store(in: &io.subscriptions)
         },
 
-        Example("set-failure-type", title: "setFailureType", source: "Kodeco ch. 16, setFailureType") { io in
+        Example("set-failure-type", title: "setFailureType", source: "Kodeco ch. 16, setFailureType", operators: ["setFailureType", "Just"]) { io in
             Just("Hello")
                 .setFailureType(to: MyError.self)
                 .sink(
@@ -61,7 +61,7 @@ extension Catalogue {
         },
 
         // The book prints "Got value: 5" twice here: its playground used a fourth name. With the
-        // three names shown, the pipeline fails on "Shai" right after "Marin" (spec, Appendix B 1).
+        // three names shown, the pipeline fails on "Shai" right after "Marin" (an erratum of the book).
         Example("try-map", title: "tryMap", source: "Kodeco ch. 16, try* operators (with tryMap)") { io in
             let names = ["Marin", "Shai", "Florent"].publisher
 
@@ -80,7 +80,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("map-vs-try-map", title: "map vs tryMap", source: "Kodeco ch. 16, mapping errors") { io in
+        Example("map-vs-try-map", title: "map vs tryMap", source: "Kodeco ch. 16, mapping errors", operators: ["map", "tryMap", "mapError"]) { io in
             Just("Hello")
                 .setFailureType(to: NameError.self)
                 .map { $0 + " World!" }
@@ -103,7 +103,8 @@ extension Catalogue {
         Example(
             "map-vs-try-map-throwing",
             title: "map vs tryMap",
-            source: "Kodeco ch. 16, mapping errors (throwing tryMap)"
+            source: "Kodeco ch. 16, mapping errors (throwing tryMap)",
+            operators: ["map", "tryMap", "mapError"]
         ) { io in
             Just("Hello")
                 .setFailureType(to: NameError.self)
@@ -125,7 +126,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("assign-to-on", title: "assign(to:on:)", source: "Kodeco ch. 16, assign(to:on:)") { io in
+        Example("assign-to-on", title: "assign(to:on:)", source: "Kodeco ch. 16, assign(to:on:)", operators: ["assign"]) { io in
             final class Person {
                 let id = UUID()
                 var name = "Unknown"
@@ -147,10 +148,11 @@ extension Catalogue {
             title: "assign(to:on:) strong capture",
             source: "Kodeco ch. 16, assign(to:) (fixed version)",
             duration: 3,
+            operators: ["assign(to:)", "Published", "Timer", "prefix"],
             body: AssignToPublished()
         ),
 
-        Example("assert-no-failure", title: "assertNoFailure", source: "Kodeco ch. 16, assertNoFailure") { io in
+        Example("assert-no-failure", title: "assertNoFailure", source: "Kodeco ch. 16, assertNoFailure", operators: ["assertNoFailure"]) { io in
             Just("Hello")
                 .setFailureType(to: MyError.self)
                 .assertNoFailure()
@@ -158,7 +160,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("catching-low", title: "Catching and retrying", source: "Kodeco ch. 16, low quality") { io in
+        Example("catching-low", title: "Catching and retrying", source: "Kodeco ch. 16, low quality", operators: ["catch", "sink"]) { io in
             let photoService = PhotoService()
             photoService
                 .fetchPhoto(quality: .low)
@@ -171,7 +173,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("catching-high", title: "Catching and retrying", source: "Kodeco ch. 16, high quality") { io in
+        Example("catching-high", title: "Catching and retrying", source: "Kodeco ch. 16, high quality", operators: ["catch", "sink"]) { io in
             let photoService = PhotoService()
             photoService
                 .fetchPhoto(quality: .high)
@@ -184,7 +186,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("retry", title: "Catching and retrying", source: "Kodeco ch. 16, retry(3)") { io in
+        Example("retry", title: "Catching and retrying", source: "Kodeco ch. 16, retry(3)", operators: ["retry", "handleEvents"]) { io in
             let photoService = PhotoService()
             photoService
                 .fetchPhoto(quality: .high)
@@ -208,7 +210,8 @@ extension Catalogue {
         Example(
             "retry-succeeds",
             title: "Catching and retrying",
-            source: "Kodeco ch. 16, retry(3) with failingTimes: 2"
+            source: "Kodeco ch. 16, retry(3) with failingTimes: 2",
+            operators: ["retry", "handleEvents"]
         ) { io in
             let photoService = PhotoService()
             photoService
@@ -233,7 +236,8 @@ extension Catalogue {
         Example(
             "replace-error",
             title: "Catching and retrying",
-            source: "Kodeco ch. 16, retry + replaceError(with:)"
+            source: "Kodeco ch. 16, retry + replaceError(with:)",
+            operators: ["retry", "replaceError", "handleEvents"]
         ) { io in
             let photoService = PhotoService()
             photoService
@@ -259,7 +263,8 @@ extension Catalogue {
         Example(
             "catch-fallback",
             title: "Catching and retrying",
-            source: "Kodeco ch. 16, retry + catch + replaceError(with:)"
+            source: "Kodeco ch. 16, retry + catch + replaceError(with:)",
+            operators: ["retry", "catch", "replaceError", "handleEvents"]
         ) { io in
             let photoService = PhotoService()
             photoService

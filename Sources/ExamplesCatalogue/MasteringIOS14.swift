@@ -1,41 +1,57 @@
 import Combine
 import Foundation
 
-// "Mastering iOS 14 Programming", chapter 13 [004]. The book's code blocks did not survive in the
-// source; these playground snippets are reconstructed from its prose (spec
-// source-000-002-004.md §6.21, §3.7, §4.4–4.5), and the sample app's final pipeline is verified
-// against the book's repository (§6.23).
+// "Mastering iOS 14 Programming", chapter 13. The code blocks of the edition we follow did not
+// survive; these playground snippets are reconstructed from its prose (playground basics,
+// combining publishers, subjects), and the sample apps' pipelines follow the book's repository.
 
 extension Catalogue {
     static var masteringIOS14: [Example] { [
-        Example("sequence-sink", title: "sink", source: "Mastering iOS 14, playground basics") { io in
+        Example("sequence-sink", title: "sink", source: "Mastering iOS 14, playground basics", operators: ["sink", "publisher"]) { io in
             [1, 2, 3, 4].publisher
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("filter", title: "filter", source: "Mastering iOS 14, playground basics") { io in
+        Example("filter", title: "filter", source: "Mastering iOS 14, playground basics", operators: ["filter"]) { io in
             [1, 2, 3, 4].publisher
                 .filter { $0 % 2 == 0 }
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics") { io in
+        Example("map-user", title: "map", source: "Mastering iOS 14, operators: map", operators: ["map"]) { io in
+            // Reconstructed: the book's User type is only described ("we can call these users'
+            // description() method"); this one says which id it carries.
+            struct User {
+                let id: Int
+
+                func description() -> String {
+                    return "User with id: \(id)"
+                }
+            }
+
+            [1, 2, 3, 4].publisher
+                .map { User(id: $0) }
+                .sink { user in io.print(user.description()) }
+                .store(in: &io.subscriptions)
+        },
+
+        Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics", operators: ["reduce"]) { io in
             [1, 2, 3, 4].publisher
                 .reduce(1, { $0 * $1 })
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("scan-product", title: "scan", source: "Mastering iOS 14, playground basics") { io in
+        Example("scan-product", title: "scan", source: "Mastering iOS 14, playground basics", operators: ["scan"]) { io in
             [1, 2, 3, 4].publisher
                 .scan(1, { $0 * $1 })
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("passthrough-subject", title: "PassthroughSubject", source: "Mastering iOS 14, subjects") { io in
+        Example("passthrough-subject", title: "PassthroughSubject", source: "Mastering iOS 14, subjects", operators: ["PassthroughSubject", "send"]) { io in
             let subject = PassthroughSubject<String, Never>()
             subject.send("first value")
             subject
@@ -44,7 +60,7 @@ extension Catalogue {
             subject.send("second value")
         },
 
-        Example("current-value-subject", title: "CurrentValueSubject", source: "Mastering iOS 14, subjects") { io in
+        Example("current-value-subject", title: "CurrentValueSubject", source: "Mastering iOS 14, subjects", operators: ["CurrentValueSubject", "send"]) { io in
             let subject = CurrentValueSubject<String, Never>("first value")
             subject
                 .sink { io.print("Result: \($0)") }
@@ -52,7 +68,7 @@ extension Catalogue {
             subject.send("second value")
         },
 
-        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers") { io in
+        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers", operators: ["combineLatest"]) { io in
             let chars = PassthroughSubject<String, Never>()
             let numbers = PassthroughSubject<Int, Never>()
             chars.combineLatest(numbers)
@@ -68,7 +84,23 @@ extension Catalogue {
             numbers.send(10)
         },
 
-        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers") { io in
+        Example("merge", title: "merge", source: "Mastering iOS 14, combining publishers: merge", operators: ["merge"]) { io in
+            // Reconstructed: merge needs inputs of one type, so two Int subjects (odd and even
+            // numbers) stand in for the book's; the output is one value at a time, in send order.
+            let oddNumbers = PassthroughSubject<Int, Never>()
+            let evenNumbers = PassthroughSubject<Int, Never>()
+            oddNumbers.merge(with: evenNumbers)
+                .sink { io.print("Result: \($0).") }
+                .store(in: &io.subscriptions)
+            oddNumbers.send(1)
+            evenNumbers.send(2)
+            oddNumbers.send(3)
+            evenNumbers.send(4)
+            evenNumbers.send(6)
+            oddNumbers.send(5)
+        },
+
+        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers", operators: ["zip"]) { io in
             let chars = PassthroughSubject<String, Never>()
             let numbers = PassthroughSubject<Int, Never>()
             chars.zip(numbers)
@@ -85,9 +117,66 @@ extension Catalogue {
         },
 
         Example(
+            "signup-validated-email",
+            title: "validatedEmail",
+            source: "Mastering iOS 14, sample app 1, validating the email fields",
+            operators: ["CombineLatest", "combineLatest", "Published", "eraseToAnyPublisher"]
+        ) { io in
+            let model = SignUpModel(scheduler: ImmediateScheduler.shared)
+            // The book's interim debug sink, printing the email or nil as the fields change.
+            model.validatedEmail
+                .sink { io.print($0 as Any) }
+                .store(in: &io.subscriptions)
+            model.initialEmail = "abc@email.com"
+            model.repeatedEmail = "abc"
+            model.repeatedEmail = "abc@email.com"
+            model.initialEmail = "abc"
+            model.repeatedEmail = "abc"
+        },
+
+        Example(
+            "signup-button",
+            title: "sign-up button",
+            source: "Mastering iOS 14, sample app 1, enabling the sign-up button",
+            duration: 7,
+            operators: ["debounce", "removeDuplicates", "flatMap", "Future", "CombineLatest", "receive(on:)", "assign"],
+            body: SignUpForm()
+        ),
+
+        Example(
+            "notification-publisher",
+            title: "NotificationCenter publisher",
+            source: "Mastering iOS 14, sample app 2, the bare notification publisher",
+            operators: ["NotificationCenter", "publisher(for:)"]
+        ) { io in
+            let center = NotificationCenter()
+            let publisher = center.publisher(for: Notification.Name("networkResult"))
+            publisher
+                .sink { item in io.print(item) }
+                .store(in: &io.subscriptions)
+            User.postNotification(to: center)
+        },
+
+        Example(
+            "notification-map-data",
+            title: "map to Data",
+            source: "Mastering iOS 14, sample app 2, mapping the notification to its data",
+            operators: ["NotificationCenter", "map"]
+        ) { io in
+            let center = NotificationCenter()
+            let publisher = center.publisher(for: Notification.Name("networkResult"))
+                .map { notification in return notification.object as! Data }
+            publisher
+                .sink { item in io.print(item) }
+                .store(in: &io.subscriptions)
+            User.postNotification(to: center)
+        },
+
+        Example(
             "notification-catch",
             title: "decode and catch",
-            source: "Mastering iOS 14, sample app 2, catch at the top level"
+            source: "Mastering iOS 14, sample app 2, catch at the top level",
+            operators: ["NotificationCenter", "decode", "catch", "Just"]
         ) { io in
             let center = NotificationCenter()
             let name = Notification.Name("networkResult")
@@ -106,7 +195,8 @@ extension Catalogue {
         Example(
             "notification-flat-map",
             title: "flatMap and catch",
-            source: "Mastering iOS 14, sample app 2, final version"
+            source: "Mastering iOS 14, sample app 2, final version",
+            operators: ["NotificationCenter", "flatMap", "decode", "catch"]
         ) { io in
             let center = NotificationCenter()
             let publisher = center.publisher(for: Notification.Name("networkResult"))

@@ -82,7 +82,7 @@ final class DadJokes {
 
 extension Catalogue {
     static var networking: [Example] { [
-        Example("joke-api", title: "Joke API", source: "Kodeco ch. 16, designing a fallible API", timing: .asynchronous) { io in
+        Example("joke-api", title: "Joke API", source: "Kodeco ch. 16, designing a fallible API", timing: .asynchronous, operators: ["dataTaskPublisher", "tryMap", "decode", "mapError", "Fail"]) { io in
             let api = DadJokes()
             let jokeID = "9prWnjyImyd"
 
@@ -97,7 +97,8 @@ extension Catalogue {
             "joke-api-bad-id",
             title: "Joke API",
             source: "Kodeco ch. 16, a bad id, rejected before any request",
-            timing: .asynchronous
+            timing: .asynchronous,
+            operators: ["Fail", "mapError"]
         ) { io in
             let api = DadJokes()
             let badJokeID = "123456"
@@ -113,7 +114,8 @@ extension Catalogue {
             "joke-api-unknown-id",
             title: "Joke API",
             source: "Kodeco ch. 16, an unknown id, a 404 in the response body",
-            timing: .asynchronous
+            timing: .asynchronous,
+            operators: ["tryMap", "decode", "mapError"]
         ) { io in
             let api = DadJokes()
 
@@ -128,7 +130,8 @@ extension Catalogue {
             "operation-queue",
             title: "OperationQueue",
             source: "Kodeco ch. 17, receive(on:) an OperationQueue with maxConcurrentOperationCount = 1",
-            timing: .asynchronous
+            timing: .asynchronous,
+            operators: ["receive(on:)", "OperationQueue"]
         ) { io in
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = 1
@@ -144,7 +147,7 @@ extension Catalogue {
             io.whenFinished { subscription.cancel() }
         },
 
-        Example("share", title: "share", source: "Kodeco ch. 13, share()", timing: .asynchronous) { io in
+        Example("share", title: "share", source: "Kodeco ch. 13, share()", timing: .asynchronous, operators: ["share", "print", "dataTaskPublisher"]) { io in
             let shared = FixtureURLProtocol.session
                 .dataTaskPublisher(for: URL(string: "https://www.raywenderlich.com")!)
                 .map(\.data)
@@ -171,7 +174,7 @@ extension Catalogue {
             }
         },
 
-        Example("multicast", title: "multicast", source: "Kodeco ch. 13, multicast(subject:)", timing: .asynchronous) { io in
+        Example("multicast", title: "multicast", source: "Kodeco ch. 13, multicast(subject:)", timing: .asynchronous, operators: ["multicast", "connect", "print", "dataTaskPublisher"]) { io in
             let subject = PassthroughSubject<Data, URLError>()
 
             let multicasted = FixtureURLProtocol.session

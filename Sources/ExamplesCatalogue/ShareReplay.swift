@@ -1,8 +1,8 @@
 import Combine
 import Foundation
 
-// The `shareReplay(capacity:)` operator the book builds in chapter 18 and tests in chapter 19
-// (spec source-003.md §3.4), written out as the book lays it out: a class publisher that subscribes
+// The `shareReplay(capacity:)` operator Kodeco builds in chapter 18 and tests in chapter 19,
+// written out as the book lays it out: a class publisher that subscribes
 // upstream once and replays the last `capacity` values (and any completion) to each subscriber.
 
 /// One subscriber's view of a ``Publishers/ShareReplay``: its own demand and replay buffer.

@@ -1,5 +1,5 @@
-/// What the books print for each example, copied from the spec notes (`/work/shared/spec`);
-/// the comment on each entry names the section. Where the book's printed text is wrong or
+/// What the books print for each example; the comment on each entry names the book and
+/// section. Where the book's printed text is wrong or
 /// depends on the playground (memory addresses, a different input), the entry follows what the
 /// code shown really prints and says so.
 enum ExpectedOutput {
@@ -8,29 +8,34 @@ enum ExpectedOutput {
         catalogue, usingCombinePatterns, usingCombineReference,
     ].reduce(into: [:]) { all, part in all.merge(part) { first, _ in first } }
 
-    /// Kodeco, Mastering iOS 14 and the first *Using Combine* reference entries.
-    static let catalogue: [String: String] = [
-        // source-003 §1.2
+    /// Kodeco, Mastering iOS 14 and the marble demos: the first catalogue's entries and those
+    /// added since, in their own files.
+    static let catalogue: [String: String] = [firstCatalogue, kodeco, mastering, marbles]
+        .reduce(into: [:]) { all, part in all.merge(part) { first, _ in first } }
+
+    /// The first catalogue: Kodeco, Mastering iOS 14 and the first *Using Combine* reference entries.
+    static let firstCatalogue: [String: String] = [
+        // Kodeco ch. 16, Never
         "never-sink": """
             ——— Example of: Never sink ———
             Hello
 
             """,
-        // source-003 §1.3
+        // Kodeco ch. 16, setFailureType
         "set-failure-type": """
             ——— Example of: setFailureType ———
             Got value: Hello
             Finished successfully!
 
             """,
-        // source-003 §1.4
+        // Kodeco ch. 16, assign(to:on:)
         "assign-to-on": """
             ——— Example of: assign(to:on:) ———
             1 Unknown
             2 Shai
 
             """,
-        // source-003 §1.5: the initial value, then three timer ticks; the virtual clock starts
+        // Kodeco ch. 16, assign(to:): the initial value, then three timer ticks; the virtual clock starts
         // at the book's first date.
         "assign-to": """
             ——— Example of: assign(to:on:) strong capture ———
@@ -40,13 +45,13 @@ enum ExpectedOutput {
             2021-08-21 12:43:35 +0000
 
             """,
-        // source-003 §1.6 (note the trailing space)
+        // Kodeco ch. 16, assertNoFailure (note the trailing space)
         "assert-no-failure": """
             ——— Example of: assertNoFailure ———
             Got value: Hello\u{20}
 
             """,
-        // source-003 §1.7, with map
+        // Kodeco ch. 16, try* operators, with map
         "try-map-map": """
             ——— Example of: tryMap ———
             Got value: 5
@@ -55,7 +60,7 @@ enum ExpectedOutput {
             Completed with finished
 
             """,
-        // source-003 §1.7, with tryMap; corrected (the book's duplicated line came from a
+        // Kodeco ch. 16, try* operators, with tryMap; corrected (the book's duplicated line came from a
         // playground with a fourth name), "..." in the book is the module-qualified type name.
         "try-map": """
             ——— Example of: tryMap ———
@@ -63,7 +68,7 @@ enum ExpectedOutput {
             Completed with failure(ExamplesCatalogue.NameError.tooShort("Shai"))
 
             """,
-        // source-003 §1.8
+        // Kodeco ch. 16, mapping errors
         "map-vs-try-map": """
             ——— Example of: map vs tryMap ———
             Got value Hello World!
@@ -75,7 +80,7 @@ enum ExpectedOutput {
             Hello is too short!
 
             """,
-        // source-003 §1.10; UIImage descriptions without the playground's memory address.
+        // Kodeco ch. 16, catching and retrying; UIImage descriptions without the playground's memory address.
         "catching-low": """
             ——— Example of: Catching and retrying ———
             Got image: <UIImage named(lq.jpg) {300, 300}>
@@ -140,7 +145,7 @@ enum ExpectedOutput {
             finished
 
             """,
-        // source-003 §3.1
+        // Kodeco ch. 18, unwrap()
         "unwrap": """
             ——— Example of: unwrap ———
             Received value: 1
@@ -149,9 +154,9 @@ enum ExpectedOutput {
             Received value: 4
 
             """,
-        // source-003 §3.3: real time only; its shape is checked in DispatchTimerTests.
+        // Kodeco ch. 18, the DispatchTimer publisher: real time only; its shape is checked in DispatchTimerTests.
         "dispatch-timer": "",
-        // source-003 §3.4, test 1; on virtual time the synchronous part takes no time at all.
+        // Kodeco ch. 18, shareReplay, test 1; on virtual time the synchronous part takes no time at all.
         "share-replay": """
             ——— Example of: shareReplay ———
             +0.00000s: subscription1 received 1
@@ -171,8 +176,8 @@ enum ExpectedOutput {
             +1.00000s: subscription3 completed: finished
 
             """,
-        // source-003 §3.4, the print verification. The book's listing says "received
-        // completion:" where its code prints "completed:" (Appendix B 5); this follows the code.
+        // Kodeco ch. 18, shareReplay, the print verification. The book's listing says "received
+        // completion:" where its code prints "completed:"; this follows the code.
         "share-replay-print": """
             ——— Example of: shareReplay ———
             shareReplay: receive subscription: (PassthroughSubject)
@@ -200,7 +205,7 @@ enum ExpectedOutput {
             +1.00000s: subscription3 completed: finished
 
             """,
-        // source-003 §3.5
+        // Kodeco ch. 18, the pausable sink resumed by a timer
         "pausable-sink": """
             ——— Example of: pausableSink ———
             Receive value: 1
@@ -218,7 +223,7 @@ enum ExpectedOutput {
             Pausable subscription completed: finished
 
             """,
-        // source-000-002-004.md §7.1 ([002] ch. 10)
+        // Kodeco ch. 10, printing events
         "print": """
             ——— Example of: print ———
             publisher: receive subscription: (1...3)
@@ -229,7 +234,7 @@ enum ExpectedOutput {
             publisher: receive finished
 
             """,
-        // source-000-002-004.md §7.1; the intervals between lines are zero on a fixed clock.
+        // Kodeco ch. 10, a TimeLogger stream; the intervals between lines are zero on a fixed clock.
         "print-time-logger": """
             ——— Example of: print(_:to:) ———
             +0.00000s: publisher: receive subscription: (1...3)
@@ -240,7 +245,7 @@ enum ExpectedOutput {
             +0.00000s: publisher: receive finished
 
             """,
-        // source-000-002-004.md §6.19 ([002] ch. 13)
+        // Kodeco ch. 13, Future
         "future": """
             ——— Example of: Future ———
             Performing some work and returning a result
@@ -251,12 +256,12 @@ enum ExpectedOutput {
             subscription2 completed
 
             """,
-        // source-000-002-004.md §3.1 / source-001.md §3.1: prints "0 1 3 6 10 15 " (no newline)
+        // Using Combine, reference: scan; prints "0 1 3 6 10 15 " (no newline)
         "scan": """
             ——— Example of: scan ———
             0 1 3 6 10 15\u{20}
             """,
-        // source-000-002-004.md §3.8
+        // Using Combine, reference: catch
         "catch": """
             ——— Example of: catch ———
             .sink() received oneValue
@@ -265,7 +270,7 @@ enum ExpectedOutput {
             .sink() received the completion: finished
 
             """,
-        // source-000-002-004.md §3.9
+        // Using Combine, reference: switchToLatest (the study notes' demo)
         "switch-to-latest": """
             ——— Example of: switchToLatest ———
             Value: 1
@@ -275,7 +280,7 @@ enum ExpectedOutput {
             Value: 5
 
             """,
-        // source-000-002-004.md §6.21 (reconstructed snippets)
+        // Mastering iOS 14, playground basics (snippets reconstructed from the prose)
         "sequence-sink": """
             ——— Example of: sink ———
             1
@@ -303,7 +308,7 @@ enum ExpectedOutput {
             24
 
             """,
-        // source-000-002-004.md §3.7
+        // Mastering iOS 14, combineLatest and zip
         "combine-latest": """
             ——— Example of: combineLatest ———
             Result: ("a", 1).
@@ -323,7 +328,7 @@ enum ExpectedOutput {
             Result: ("d", 10).
 
             """,
-        // source-000-002-004.md §4.4, §4.5
+        // Mastering iOS 14, subjects
         "passthrough-subject": """
             ——— Example of: PassthroughSubject ———
             Result: second value
@@ -335,14 +340,14 @@ enum ExpectedOutput {
             Result: second value
 
             """,
-        // source-000-002-004.md §6.23, stage 3: after the failure the stream is Just's, finished.
+        // Mastering iOS 14, sample app 2, stage 3: after the failure the stream is Just's, finished.
         "notification-catch": """
             ——— Example of: decode and catch ———
             User(id: "123")
             User(id: "-1")
 
             """,
-        // source-000-002-004.md §6.23, final version
+        // Mastering iOS 14, sample app 2, final version
         "notification-flat-map": """
             ——— Example of: flatMap and catch ———
             User(id: "123")
@@ -350,7 +355,7 @@ enum ExpectedOutput {
             User(id: "123")
 
             """,
-        // source-003 §1.9, final version of the client
+        // Kodeco ch. 16, the Joke API's final version
         "joke-api": """
             ——— Example of: Joke API ———
             Got joke: Joke(id: "9prWnjyImyd", joke: "Why do bears have hairy coats? Fur protection.")
@@ -367,7 +372,7 @@ enum ExpectedOutput {
             failure(Joke with ID notAJoke42 doesn't exist)
 
             """,
-        // source-000-002-004.md §7.1 (share and multicast listings, [002] ch. 13)
+        // Kodeco ch. 13, the share() and multicast(subject:) listings
         "share": """
             ——— Example of: share ———
             subscribing first
@@ -390,7 +395,7 @@ enum ExpectedOutput {
             multicast: receive finished
 
             """,
-        // source-003 §2.6 (OperationQueue with maxConcurrentOperationCount = 1: in order)
+        // Kodeco ch. 17 (OperationQueue with maxConcurrentOperationCount = 1: in order)
         "operation-queue": """
             ——— Example of: OperationQueue ———
             Received 1

@@ -1,0 +1,354 @@
+import Combine
+import Dispatch
+import Foundation
+
+// Kodeco ch. 17 "Schedulers": subscribe(on:) and receive(on:) with the playground's
+// `ExpensiveComputation` publisher and its thread numbers, and an OperationQueue with its default
+// concurrency. These are about real threads, so they run on real queues. Also ch. 18's pausable
+// sink without a resumer.
+
+/// The playground's `Thread.current.number`: thread 1 is the main thread, or wherever Dispatch
+/// runs the main queue (a process parked in `dispatchMain()`, such as a test runner, serves it
+/// from a pool thread); every other thread gets the next number the first time it shows up.
+/// Examples start on the main queue, as playground code does. The book's numbers for queue threads (4, 5…) depend on the machine,
+/// as the book says; what stays the same is which steps share a thread.
+final class ThreadNumbers: @unchecked Sendable {
+    // @unchecked: `numbers` is only touched under `lock`.
+    private let lock = NSLock()
+    private var numbers: [pthread_t: Int] = [:]
+
+    /// Marks work running on the main queue.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    init() {
+        _ = Self.mainQueueKey
+    }
+
+    /// The current thread's number.
+    var current: Int {
+        let thread = pthread_self()
+        if Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true {
+            return 1
+        }
+        return lock.withLock {
+            if let number = numbers[thread] { return number }
+            let number = numbers.count + 2
+            numbers[thread] = number
+            return number
+        }
+    }
+}
+
+extension Publishers {
+    /// The chapter's stand-in for a long computation: on request it works for `duration` seconds
+    /// on the requesting thread, then sends `"Computation complete"` and finishes, printing the
+    /// thread of each step. The work is simulated; it sleeps a hundredth of `duration`, so the
+    /// catalogue stays quick (the book's three seconds show nothing the example needs).
+    struct ExpensiveComputation: Publisher {
+        typealias Output = String
+        typealias Failure = Never
+
+        let duration: TimeInterval
+        let io: ExampleIO
+        let threads: ThreadNumbers
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == String, S.Failure == Never {
+            io.print("ExpensiveComputation subscriber received on thread \(threads.current)")
+            subscriber.receive(subscription: Subscription(subscriber: subscriber, computation: self))
+        }
+
+        final class Subscription<S: Subscriber>: Combine.Subscription where S.Input == String, S.Failure == Never {
+            private var subscriber: S?
+            private let computation: ExpensiveComputation
+
+            init(subscriber: S, computation: ExpensiveComputation) {
+                self.subscriber = subscriber
+                self.computation = computation
+            }
+
+            func request(_ demand: Subscribers.Demand) {
+                guard demand > .none, let subscriber else { return }
+                self.subscriber = nil
+                let io = computation.io
+                io.print("Beginning expensive computation on thread \(computation.threads.current)")
+                Thread.sleep(forTimeInterval: computation.duration / 100)
+                io.print("Completed expensive computation on thread \(computation.threads.current)")
+                _ = subscriber.receive("Computation complete")
+                subscriber.receive(completion: .finished)
+            }
+
+            func cancel() {
+                subscriber = nil
+            }
+        }
+    }
+}
+
+/// The three runs of the subscribe(on:)/receive(on:) page; `variant` picks the pipeline.
+private func computationExample(_ io: ExampleIO, subscribeOn: Bool, receiveOnMain: Bool) {
+    let threads = ThreadNumbers()
+    let computationPublisher = Publishers.ExpensiveComputation(duration: 3, io: io, threads: threads)
+
+    let queue = DispatchQueue(label: "serial queue")
+
+    let currentThread = threads.current
+    io.print("Start computation publisher on thread \(currentThread)")
+
+    let printResult = { (value: String) in
+        let thread = threads.current
+        io.print("Received computation result on thread \(thread): '\(value)'")
+        io.finish()
+    }
+    let subscription: AnyCancellable
+    switch (subscribeOn, receiveOnMain) {
+    case (false, _):
+        subscription = computationPublisher
+            .sink { value in printResult(value) }
+    case (true, false):
+        subscription = computationPublisher
+            .subscribe(on: queue)
+            .sink { value in printResult(value) }
+    case (true, true):
+        subscription = computationPublisher
+            .subscribe(on: queue)
+            .receive(on: DispatchQueue.main)
+            .sink { value in printResult(value) }
+    }
+    io.whenFinished { subscription.cancel() }
+}
+
+extension Catalogue {
+    static var kodecoSchedulers: [Example] { [
+        Example(
+            "expensive-computation",
+            title: "subscribe(on:)",
+            source: "Kodeco ch. 17, the computation on the current thread",
+            timing: .asynchronous,
+            operators: ["Thread"]
+        ) { io in
+            computationExample(io, subscribeOn: false, receiveOnMain: false)
+        },
+
+        Example(
+            "subscribe-on",
+            title: "subscribe(on:)",
+            source: "Kodeco ch. 17, subscribe(on:) a serial queue",
+            timing: .asynchronous,
+            operators: ["subscribeOn", "subscribe(on:)", "DispatchQueue"]
+        ) { io in
+            computationExample(io, subscribeOn: true, receiveOnMain: false)
+        },
+
+        Example(
+            "receive-on-main",
+            title: "receive(on:)",
+            source: "Kodeco ch. 17, subscribe(on:) a queue, receive(on:) the main queue",
+            timing: .asynchronous,
+            operators: ["receiveOn", "receive(on:)", "subscribe(on:)", "DispatchQueue"]
+        ) { io in
+            computationExample(io, subscribeOn: true, receiveOnMain: true)
+        },
+
+        Example(
+            "immediate-scheduler",
+            title: "ImmediateScheduler",
+            source: "Kodeco ch. 17, ImmediateScheduler",
+            duration: 3,
+            operators: ["ImmediateScheduler", "receive(on:)", "Timer"],
+            body: ImmediateSchedulerRecording(hopToGlobalQueueFirst: false)
+        ),
+
+        Example(
+            "immediate-scheduler-global",
+            title: "ImmediateScheduler",
+            source: "Kodeco ch. 17, ImmediateScheduler after receive(on: DispatchQueue.global())",
+            asynchronousBody: ImmediateSchedulerRecording(hopToGlobalQueueFirst: true),
+            operators: ["ImmediateScheduler", "receive(on:)", "DispatchQueue", "Timer"]
+        ),
+
+        Example(
+            "dispatch-queue-scheduler",
+            title: "DispatchQueue",
+            source: "Kodeco ch. 17, DispatchQueue, with challenge 1: stop the timer after 4 s",
+            asynchronousBody: DispatchQueueRecording(),
+            operators: ["DispatchQueue", "receive(on:)", "schedule", "SchedulerOptions"]
+        ),
+
+        Example(
+            "operation-queue-concurrent",
+            title: "OperationQueue",
+            source: "Kodeco ch. 17, receive(on:) an OperationQueue with its default concurrency",
+            timing: .asynchronous,
+            operators: ["receive(on:)", "OperationQueue"]
+        ) { io in
+            let queue = OperationQueue()
+
+            let received = ThreadSafeCount()
+            let subscription = (1...10).publisher
+                .receive(on: queue)
+                .sink { value in
+                    io.print("Received \(value)")
+                    if received.increment() == 10 { io.finish() }
+                }
+            io.whenFinished { subscription.cancel() }
+        },
+
+        Example(
+            "pausable-sink-no-resumer",
+            title: "pausableSink",
+            source: "Kodeco ch. 18, a pausable sink without a resumer",
+            operators: ["pausableSink", "Demand"]
+        ) { io in
+            let subscription = [1, 2, 3, 4, 5, 6]
+                .publisher
+                .pausableSink(receiveCompletion: { completion in
+                    io.print("Pausable subscription completed: \(completion)")
+                }) { value -> Bool in
+                    io.print("Receive value: \(value)")
+                    if value % 2 == 1 {
+                        io.print("Pausing")
+                        return false
+                    }
+                    return true
+                }
+            io.whenFinished { subscription.cancel() }
+        },
+    ] }
+}
+
+/// What the chapter's `recordThread(using:)` operator builds: a value and the number of the
+/// thread it was on at each record point.
+struct ThreadTrail {
+    let value: Int
+    var threads: [Int]
+}
+
+/// The text stand-in for the chapter's `ThreadRecorderView`: one line per value from the source
+/// timer, listing the threads it passed through, record point by record point.
+final class ThreadRecorder {
+    let io: ExampleIO
+    let threads: ThreadNumbers
+
+    init(io: ExampleIO, threads: ThreadNumbers) {
+        self.io = io
+        self.threads = threads
+    }
+
+    func show(_ trail: ThreadTrail) {
+        io.print("\(trail.value): " + trail.threads.map { "thread \($0)" }.joined(separator: " → "))
+    }
+}
+
+extension Publisher where Output == Int {
+    /// Starts a value's trail with the current thread.
+    func recordThread(using recorder: ThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
+        map { ThreadTrail(value: $0, threads: [recorder.threads.current]) }
+    }
+}
+
+extension Publisher where Output == ThreadTrail {
+    /// Adds the current thread to each value's trail.
+    func recordThread(using recorder: ThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
+        map { trail in
+            var trail = trail
+            trail.threads.append(recorder.threads.current)
+            return trail
+        }
+    }
+}
+
+/// The ImmediateScheduler page: the chapter's one-second counting timer (on the example's
+/// scheduler), its thread recorded before and after `receive(on: ImmediateScheduler.shared)`;
+/// optionally with `receive(on: DispatchQueue.global())` first, the page's experiment. Three
+/// values are shown.
+struct ImmediateSchedulerRecording: ScheduledExampleBody {
+    let hopToGlobalQueueFirst: Bool
+
+    func run<S: Scheduler>(_ context: ExampleContext<S>) {
+        let io = context.io
+        let recorder = ThreadRecorder(io: io, threads: ThreadNumbers())
+        let source = context.timer(every: .seconds(1))
+            .scan(0) { counter, _ in counter + 1 }
+            .prefix(3)
+
+        let setupPublisher = { (recorder: ThreadRecorder) -> AnyPublisher<ThreadTrail, Never> in
+            if hopToGlobalQueueFirst {
+                return source
+                    .receive(on: DispatchQueue.global())
+                    .recordThread(using: recorder)
+                    .receive(on: ImmediateScheduler.shared)
+                    .recordThread(using: recorder)
+                    .eraseToAnyPublisher()
+            }
+            return source
+                .recordThread(using: recorder)
+                .receive(on: ImmediateScheduler.shared)
+                .recordThread(using: recorder)
+                .eraseToAnyPublisher()
+        }
+
+        let shown = ThreadSafeCount()
+        setupPublisher(recorder)
+            .sink { trail in
+                recorder.show(trail)
+                if shown.increment() == 3 { io.finish() }
+            }
+            .store(in: &io.subscriptions)
+    }
+}
+
+/// The DispatchQueue page: a repeating action on the source queue (the main queue in the book,
+/// here the example's scheduler in its place) sends into a subject; values are recorded before
+/// and after `receive(on: serialQueue, options:)`. Challenge 1's first solution stops the timer
+/// after four seconds with the scheduler's `schedule(after:)`, so four values are shown.
+struct DispatchQueueRecording: ScheduledExampleBody {
+    func run<S: Scheduler>(_ context: ExampleContext<S>) {
+        let io = context.io
+        let recorder = ThreadRecorder(io: io, threads: ThreadNumbers())
+        let serialQueue = DispatchQueue(label: "Serial queue")
+        let sourceQueue = context.scheduler
+
+        let source = PassthroughSubject<Void, Never>()
+
+        let subscription = sourceQueue.schedule(after: sourceQueue.now, interval: .seconds(1)) {
+            source.send()
+        }
+
+        let shown = ThreadSafeCount()
+        source
+            .scan(0) { counter, _ in counter + 1 }
+            .recordThread(using: recorder)
+            .receive(on: serialQueue, options: DispatchQueue.SchedulerOptions(qos: .userInteractive))
+            .recordThread(using: recorder)
+            .sink { trail in
+                recorder.show(trail)
+                if shown.increment() == 4 { io.finish() }
+            }
+            .store(in: &io.subscriptions)
+
+        sourceQueue.schedule(after: sourceQueue.now.advanced(by: .seconds(4))) {
+            subscription.cancel()
+        }
+        io.whenFinished { subscription.cancel() }
+    }
+}
+
+/// A counter values delivered concurrently can bump (an OperationQueue runs the sink on several
+/// threads at once).
+final class ThreadSafeCount: @unchecked Sendable {
+    // @unchecked: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    /// Adds one and returns the new count.
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+}
