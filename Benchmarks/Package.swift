@@ -9,7 +9,7 @@
 // library's code can leak into the other's numbers; `Shared/Workloads.swift` checks at start-up
 // that each target really runs the library it claims to.
 //
-// Run: `swift package --disable-sandbox benchmark` (see the README's performance section).
+// Run: `swift package --disable-sandbox benchmark` (see Benchmarks/README.md).
 
 import PackageDescription
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns one `swift package benchmark` text report (both targets in one run) into the README's
+"""Turns one `swift package benchmark` text report (both targets in one run) into Benchmarks/README.md's
 side-by-side table: per workload, the median (p50) and best (p0) wall-clock cost per value and the
 mallocs per value of Tributary and OpenCombine, and the ratio of their medians.
 
