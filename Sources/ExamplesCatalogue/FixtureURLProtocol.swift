@@ -9,7 +9,7 @@ import FoundationNetworking
 ///
 /// Hosts it serves:
 /// - icanhazdadjoke.com (Kodeco's "Joke API") and www.raywenderlich.com (Kodeco's 303,425-byte
-///   page);
+///   page, answered after 0.1 s);
 /// - postman-echo.com: `/time/valid` (`{"valid":true}`), `/status/{code}` (any status code, e.g.
 ///   401, 403, 404, 418, 500, 503), `/delay/{seconds}` (answers after that many seconds) and
 ///   `/flaky/{failures}/{run}` (drops the connection `failures` times for each `run` id, then
@@ -132,7 +132,10 @@ struct FixtureAnswer {
             return joke(id: url.lastPathComponent, accept: accept)
         case FixtureURLProtocol.pageHost:
             let page = String(repeating: "<p>Combine</p>\n", count: FixtureURLProtocol.pageSize / 15 + 1)
-            return FixtureAnswer(contentType: "text/html", body: Data(page.utf8.prefix(FixtureURLProtocol.pageSize)))
+            // The page takes a tenth of a second, as a real download does: Kodeco's share()
+            // example subscribes a second time while the request is under way, which an
+            // instant answer could beat.
+            return FixtureAnswer(contentType: "text/html", body: Data(page.utf8.prefix(FixtureURLProtocol.pageSize)), delay: 0.1)
         case postmanHost:
             return postman(path)
         case ipHost where path.isEmpty:

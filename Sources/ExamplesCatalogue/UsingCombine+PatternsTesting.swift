@@ -149,8 +149,9 @@ extension Catalogue {
                     check(httpResponse.statusCode == 200, "XCTAssertEqual(httpResponse.statusCode, 200)", io: io)
                 })
 
+            // (the book then waits: `wait(for: [expectation], timeout: 5.0)`; the example ends
+            // when the expectation is fulfilled)
             io.whenFinished { remoteDataPublisher.cancel() }
-            io.print("waiting for the expectation (timeout: 5.0)")
         },
 
         Example(

@@ -389,7 +389,6 @@ extension ExpectedOutput {
         // the expectation is fulfilled on `.finished`.
         "test-expectation": """
             ——— Example of: testing a publisher with XCTestExpectation ———
-            waiting for the expectation (timeout: 5.0)
             passed: XCTAssertNotNil(data)
             passed: XCTAssertEqual(httpResponse.statusCode, 200)
             .sink() received the completion finished
