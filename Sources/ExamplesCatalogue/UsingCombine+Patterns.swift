@@ -24,7 +24,7 @@ extension Catalogue {
         "assert-invariant", "catch-one-shot", "retry-delay", "retry-timeout", "flatmap-catch",
         "fallback-url",
         // Patterns: UIKit, AppKit, SwiftUI
-        "search-field", "cascading-updates", "form-validation", "delegate-proxy",
+        "search-field", "search-debounce", "cascading-updates", "form-validation", "delegate-proxy",
         "notification-custom", "notification-filter", "reactive-form",
         // Patterns: testing and debugging
         "test-expectation", "test-subject-sink", "test-scheduled-sends", "test-virtual-time",

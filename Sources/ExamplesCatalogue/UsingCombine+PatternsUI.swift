@@ -151,8 +151,11 @@ final class GithubViewController<S: Scheduler> {
     // is "wired" to update UI elements
     @Published private var githubUserData: [GithubAPIUser] = []
 
-    init(io: ExampleIO, scheduler: S, cascading: Bool) {
+    let debounced: Bool
+
+    init(io: ExampleIO, scheduler: S, cascading: Bool, debounced: Bool = false) {
         self.io = io
+        self.debounced = debounced
         myBackgroundQueue = scheduler
         main = scheduler
         api = UIKit_Combine.GithubAPI(session: ScheduledFixtureSession(scheduler: scheduler, latency: .milliseconds(400)))
@@ -186,8 +189,11 @@ final class GithubViewController<S: Scheduler> {
         // The cascading example leaves out the two print operators; their log is the
         // print-debugging example's.
         let printing = !cascading
-        usernameSubscriber = $username
-            .throttle(for: .milliseconds(500), scheduler: myBackgroundQueue, latest: true)
+        // The debounced variant waits for typing to pause instead of sampling it.
+        let typed = debounced
+            ? $username.debounce(for: .milliseconds(500), scheduler: myBackgroundQueue).eraseToAnyPublisher()
+            : $username.throttle(for: .milliseconds(500), scheduler: myBackgroundQueue, latest: true).eraseToAnyPublisher()
+        usernameSubscriber = typed
             // ^^ scheduler myBackGroundQueue publishes resulting elements
             // into that queue, resulting on this processing moving off the
             // main runloop.
@@ -288,6 +294,27 @@ struct SearchFieldDemo: ScheduledExampleBody {
             }
         }
         scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(6500))) {
+            controller.tearDown()
+            io.finish()
+        }
+    }
+}
+
+/// The search field with `debounce` in place of `throttle`, typed quickly (a letter every
+/// 0.2 s): nothing goes down the pipeline until typing pauses for half a second, so only
+/// `heckj` is looked up.
+struct SearchDebounceDemo: ScheduledExampleBody {
+    func run<S: Scheduler>(_ context: ExampleContext<S>) {
+        let io = context.io
+        let scheduler = context.scheduler
+        let controller = GithubViewController(io: io, scheduler: scheduler, cascading: false, debounced: true)
+        controller.viewDidLoad()
+        for (index, text) in ["h", "he", "hec", "heck", "heckj"].enumerated() {
+            scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(1000 + 200 * index))) {
+                controller.githubIdChanged(text)
+            }
+        }
+        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(3500))) {
             controller.tearDown()
             io.finish()
         }
@@ -654,6 +681,14 @@ extension Catalogue {
             source: "Using Combine, pattern: declarative UI updates from user input; debugging pipelines with print",
             duration: 7,
             body: SearchFieldDemo()
+        ),
+
+        Example(
+            "search-debounce",
+            title: "declarative UI updates from user input, debounced",
+            source: "Using Combine, pattern: declarative UI updates from user input (with debounce)",
+            duration: 4,
+            body: SearchDebounceDemo()
         ),
 
         Example(

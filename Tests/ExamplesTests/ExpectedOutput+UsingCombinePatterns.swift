@@ -270,6 +270,28 @@ extension ExpectedOutput {
             username pipeline: : receive cancel
 
             """,
+        // Pattern "declarative UI updates from user input", with `debounce` where the book uses
+        // `throttle` (the book names both for continuous pipelines): quick typing sends only `heckj` on.
+        "search-debounce": """
+            ——— Example of: declarative UI updates from user input, debounced ———
+            username pipeline: : receive subscription: (RemoveDuplicates)
+            username pipeline: : request unlimited
+            github user data: : receive subscription: (CurrentValueSubject)
+            github user data: : request unlimited
+            github user data: : receive value: ([])
+            username pipeline: : receive value: ()
+            github user data: : receive value: ([])
+            Set username to  h
+            Set username to  he
+            Set username to  hec
+            Set username to  heck
+            Set username to  heckj
+            username pipeline: : receive value: (heckj)
+            github user data: : receive value: ([ExamplesCatalogue.UIKit_Combine.GithubAPIUser(login: "heckj", public_repos: 69, avatar_url: "https://avatars0.githubusercontent.com/u/43388?v=4")])
+            github user data: : receive cancel
+            username pipeline: : receive cancel
+
+            """,
         // Pattern "cascading UI updates including a network request": the activity indicator
         // follows each request (user, then avatar), the repository count label and the avatar follow
         // `githubUserData`; a name under three characters and an unknown user (404, caught as []) both
