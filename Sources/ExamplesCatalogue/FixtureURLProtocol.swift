@@ -200,14 +200,14 @@ struct FixtureAnswer {
 /// Counts the requests to each flaky route, per run id, so examples running at the same time
 /// (the tests run them in parallel) each see their own failures.
 final class FlakyRoutes: @unchecked Sendable {
-    // @unchecked: `attempts` is only touched under `lock`.
+    // @unchecked: `attempts` is only touched on `queue`, a serial queue.
     static let shared = FlakyRoutes()
-    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "FlakyRoutes")
     private var attempts: [String: Int] = [:]
 
     /// Records one more request for `run` and returns its number (1 for the first).
     func nextAttempt(of run: String) -> Int {
-        lock.withLock {
+        queue.sync {
             attempts[run, default: 0] += 1
             return attempts[run]!
         }

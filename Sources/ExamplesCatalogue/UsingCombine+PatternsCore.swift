@@ -27,7 +27,7 @@ enum UsingCombineTests {
 
 /// The type of `value` spelled as the book spells it: with the `Publishers.` namespace, without
 /// module names (`String(describing:)` drops the namespace, `String(reflecting:)` adds modules).
-func typeName<T>(of value: T) -> String {
+func bookTypeName<T>(of value: T) -> String {
     String(reflecting: type(of: value))
         .replacingOccurrences(of: "Combine.", with: "")
         .replacingOccurrences(of: "Swift.", with: "")
@@ -89,7 +89,7 @@ extension Catalogue {
                             return "\(result) foo"
                     }
             }
-            io.print("without erasure:", typeName(of: x))
+            io.print("without erasure:", bookTypeName(of: x))
 
             let y = PassthroughSubject<String, Never>()
                 .flatMap { name in
@@ -101,7 +101,7 @@ extension Catalogue {
                             return "\(result) foo"
                     }
             }.eraseToAnyPublisher()
-            io.print("with eraseToAnyPublisher():", typeName(of: y))
+            io.print("with eraseToAnyPublisher():", bookTypeName(of: y))
         },
 
         Example("sink-cancel", title: "sink", source: "Using Combine, pattern: creating a subscriber with sink") { io in

@@ -110,9 +110,9 @@ extension UsingCombineTests {
 /// Runs `steps` one after another (each calls its argument when its output is complete), then
 /// `finish`: the network examples make several requests, and their answers arrive on the URL
 /// session's queue, so one at a time keeps the output in the book's order.
-func runInOrder(_ steps: [(@escaping () -> Void) -> Void], then finish: @escaping () -> Void) {
+func runOneAfterAnother(_ steps: [(@escaping () -> Void) -> Void], then finish: @escaping () -> Void) {
     guard let first = steps.first else { return finish() }
-    first { runInOrder(Array(steps.dropFirst()), then: finish) }
+    first { runOneAfterAnother(Array(steps.dropFirst()), then: finish) }
 }
 
 extension Catalogue {
@@ -185,7 +185,7 @@ extension Catalogue {
                     .store(in: &io.subscriptions)
             }
 
-            runInOrder([
+            runOneAfterAnother([
                 { request(URL(string: "https://postman-echo.com/time/valid?timestamp=2016-10-10")!, done: $0) },
                 { request(URL(string: "https://postman-echo.com/status/500")!, done: $0) },
             ], then: io.finish)
@@ -206,7 +206,7 @@ extension Catalogue {
                 "https://postman-echo.com/time/valid?timestamp=2016-10-10",
                 "https://unreachable.example.com/",
             ]
-            runInOrder(urls.map { address in { done in
+            runOneAfterAnother(urls.map { address in { done in
                 UsingCombineTests.fetch(url: URL(string: address)!)
                     .sink(receiveCompletion: { completion in
                         if case .failure(let error) = completion {
@@ -251,7 +251,7 @@ extension Catalogue {
                     .store(in: &io.subscriptions)
             }
 
-            runInOrder([
+            runOneAfterAnother([
                 { lookUp(URL(string: "http://ip.jsontest.com"), done: $0) },
                 // a page that is not the JSON the decoder expects: catch answers the default
                 { lookUp(URL(string: "http://ip.jsontest.com/missing"), done: $0) },
@@ -353,7 +353,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
             }
 
-            runInOrder([
+            runOneAfterAnother([
                 // constrained: tryCatch asks the low-data URL instead
                 { load(regular: "https://media.example.com/regular", done: $0) },
                 // any other error is thrown on

@@ -27,7 +27,7 @@ final class ExampleExpectation {
 }
 
 /// Prints the outcome of one of the book's assertions.
-func check(_ condition: Bool, _ text: String, io: ExampleIO) {
+func reportAssertion(_ condition: Bool, _ text: String, io: ExampleIO) {
     io.print("\(condition ? "passed" : "FAILED"): \(text)")
 }
 
@@ -138,15 +138,15 @@ extension Catalogue {
                     io.print(".sink() received the completion", String(describing: fini))
                     switch fini {
                     case .finished: expectation.fulfill()
-                    case .failure: check(false, "XCTFail()", io: io); io.finish()
+                    case .failure: reportAssertion(false, "XCTFail()", io: io); io.finish()
                     }
                 }, receiveValue: { (data, response) in
                     guard let httpResponse = response as? HTTPURLResponse else {
-                        check(false, "Unable to parse response an HTTPURLResponse", io: io)
+                        reportAssertion(false, "Unable to parse response an HTTPURLResponse", io: io)
                         return
                     }
-                    check(!data.isEmpty, "XCTAssertNotNil(data)", io: io)
-                    check(httpResponse.statusCode == 200, "XCTAssertEqual(httpResponse.statusCode, 200)", io: io)
+                    reportAssertion(!data.isEmpty, "XCTAssertNotNil(data)", io: io)
+                    reportAssertion(httpResponse.statusCode == 200, "XCTAssertEqual(httpResponse.statusCode, 200)", io: io)
                 })
 
             // (the book then waits: `wait(for: [expectation], timeout: 5.0)`; the example ends
@@ -176,14 +176,14 @@ extension Catalogue {
                     switch completion {
                     case .finished:
                         io.print(".sink() received the completion:", String(describing: completion))
-                        check(false, "We should never receive the completion, the error should happen first", io: io)
+                        reportAssertion(false, "We should never receive the completion, the error should happen first", io: io)
                     case .failure(let anError):
                         io.print("received the error: ", anError)
-                        check(anError.localizedDescription == TestFailureCondition.anErrorExample.localizedDescription,
+                        reportAssertion(anError.localizedDescription == TestFailureCondition.anErrorExample.localizedDescription,
                               "the error is anErrorExample", io: io)
                     }
                 }, receiveValue: { someValue in
-                    check(expectedValues.contains(someValue), "expectedValues contains \(someValue)", io: io)
+                    reportAssertion(expectedValues.contains(someValue), "expectedValues contains \(someValue)", io: io)
                     countValuesReceived += 1
                     io.print(".sink() received \(someValue)")
                 })
