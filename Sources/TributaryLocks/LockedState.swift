@@ -129,3 +129,51 @@ extension LockedState where State == Void {
         try withLock { (_: inout Void) in try body() }
     }
 }
+
+/// A condition variable for threads that wait, under a ``LockedState``'s mutex, for a change of
+/// its state that another thread makes: the waiting thread sleeps instead of spinning (on a
+/// machine with few cores a spinner would take the core the other thread needs).
+public final class LockCondition: @unchecked Sendable {
+    // @unchecked Sendable: a pthread condition variable is made to be shared between threads.
+    @usableFromInline
+    let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    /// Makes a condition variable; use it with one ``LockedState`` only.
+    public init() {
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        let status = pthread_cond_init(condition, nil)
+        if status != 0 { fatalError("Tributary: pthread_cond_init failed with \(status)") }
+    }
+
+    deinit {
+        _ = pthread_cond_destroy(condition)
+        condition.deallocate()
+    }
+
+    /// Wakes every thread waiting on the condition; call it holding the lock, right after changing
+    /// the state they wait for.
+    @inlinable
+    public func broadcast() {
+        _ = pthread_cond_broadcast(condition)
+    }
+}
+
+extension LockedState {
+    /// Takes the lock, then sleeps on `condition` (the lock released meanwhile) until `isDone`
+    /// holds for the state, and returns what `body` makes of the state then, still under the lock.
+    /// `isDone` and `body` must not call out of the library.
+    @inlinable
+    public func wait<Result>(
+        on condition: LockCondition, until isDone: (inout State) -> Bool, then body: (inout State) -> Result
+    ) -> Result {
+        storage.withUnsafeMutablePointers { state, mutex in
+            PlatformMutex.lock(mutex)
+            defer { PlatformMutex.unlock(mutex) }
+            while !isDone(&state.pointee) {
+                _ = pthread_cond_wait(condition.condition, mutex)
+            }
+            return body(&state.pointee)
+        }
+    }
+}

@@ -269,6 +269,7 @@ extension SubjectDispatcher {
         var upstreams: [any Subscription]?
         var runNow: Output?
         var giveBack = false
+        var queued: UInt64?
         withLock(conduit) { state, guarded in
             guard guarded.accepting else { return }
             guarded.demand += demand
@@ -279,14 +280,15 @@ extension SubjectDispatcher {
             upstreams = subjectUpstreams
             guard let current else { return }
             var unused = ContiguousArray<Conduit>()
-            switch takeRoleOrQueueLocked(&state, .single(conduit, current), nestedList: &unused) {
+            var ticket: UInt64 = 0
+            switch takeRoleOrQueueLocked(&state, .single(conduit, current), nestedList: &unused, ticket: &ticket) {
             case .taken:
                 runNow = current
                 giveBack = true
             case .nested:
                 runNow = current
             case .busy:
-                break
+                queued = ticket
             }
         }
         if let upstreams {
@@ -297,6 +299,9 @@ extension SubjectDispatcher {
         if let runNow {
             emitCounted(runNow, to: conduit)
             if giveBack { giveBackRole() }
+        }
+        if let queued {
+            waitUntilRun(queued)
         }
     }
 

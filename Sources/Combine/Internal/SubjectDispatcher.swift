@@ -90,6 +90,15 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         @usableFromInline var stale = false
         /// Cancelled while someone was emitting: the emitter releases their subscribers.
         @usableFromInline var released: ContiguousArray<Conduit> = []
+        /// How many jobs have been queued: a job's ticket is the count before it was queued.
+        @usableFromInline var jobsQueued: UInt64 = 0
+        /// How many queued jobs the emitter has run: the job with ticket `t` is done once this
+        /// exceeds `t`.
+        @usableFromInline var jobsRun: UInt64 = 0
+        /// Threads sleeping until their job has run (see ``SubjectDispatcher/waitUntilRun(_:)``).
+        @usableFromInline var waiting = 0
+        /// What those threads sleep on; made by the first thread that has to wait.
+        @usableFromInline var jobRun: LockCondition?
 
         @inlinable
         init(extra: Extra) {
@@ -278,10 +287,16 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// list, releases the subscribers of conduits cancelled meanwhile, and frees the role.
     @usableFromInline
     func drain() {
+        var ranJob = false
         while true {
             var released = ContiguousArray<Conduit>()
             var completed = ContiguousArray<Conduit>()
             let job = state.withLock { state -> Job? in
+                if ranJob {
+                    // The job just run is done: its sender may return.
+                    state.jobsRun += 1
+                    if state.waiting != 0 { state.jobRun?.broadcast() }
+                }
                 refreshLocked(&state)
                 if state.jobsHead < state.jobs.count {
                     let job = state.jobs[state.jobsHead]
@@ -308,6 +323,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
                 return
             }
             run(job, completed: completed)
+            ranJob = true
         }
     }
 
@@ -375,32 +391,64 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func sendLocked(_ value: Output, _ update: (inout State) -> Bool) {
         var nestedList = ContiguousArray<Conduit>()
+        var ticket: UInt64 = 0
         let grant = state.withLock { state -> Grant? in
             guard update(&state) else { return nil }
-            return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList)
+            return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList, ticket: &ticket)
         }
-        deliver(value, grant, nestedList)
+        deliver(value, grant, nestedList, ticket)
     }
 
-    /// ``takeRoleLocked(_:)``, queueing `job` when another thread holds the role. A nested caller
-    /// gets the list as it is now in `nestedList`: the published one may be stale (it is only
-    /// refreshed between deliveries), and Apple's subjects reach subscribers added meanwhile.
+    /// ``takeRoleLocked(_:)``, queueing `job` when another thread holds the role (its ticket in
+    /// `ticket`, for ``waitUntilRun(_:)``). A nested caller gets the list as it is now in
+    /// `nestedList`: the published one may be stale (it is only refreshed between deliveries), and
+    /// Apple's subjects reach subscribers added meanwhile.
     @inlinable
     func takeRoleOrQueueLocked(
-        _ state: inout State, _ job: @autoclosure () -> Job, nestedList: inout ContiguousArray<Conduit>
+        _ state: inout State, _ job: @autoclosure () -> Job, nestedList: inout ContiguousArray<Conduit>,
+        ticket: inout UInt64
     ) -> Grant {
         let grant = takeRoleLocked(&state)
         switch grant {
         case .taken: break
         case .nested: nestedList = state.conduits
-        case .busy: state.jobs.append(job())
+        case .busy: ticket = queueLocked(&state, job())
         }
         return grant
     }
 
-    /// Delivers `value` as `grant` allows (`nil`: not at all).
+    /// Queues `job` for the emitter and returns its ticket.
     @inlinable
-    func deliver(_ value: Output, _ grant: Grant?, _ nestedList: ContiguousArray<Conduit>) {
+    func queueLocked(_ state: inout State, _ job: Job) -> UInt64 {
+        state.jobs.append(job)
+        let ticket = state.jobsQueued
+        state.jobsQueued += 1
+        return ticket
+    }
+
+    /// Sleeps until the emitter has run the job with `ticket`: a thread that sends while another
+    /// thread delivers returns once its own value (or completion, or handshake) has been
+    /// delivered, as with Apple's subjects. The queue therefore holds at most one job per waiting
+    /// thread, and the wait lasts until the emitter's current delivery ends plus the jobs queued
+    /// before this one.
+    @usableFromInline
+    func waitUntilRun(_ ticket: UInt64) {
+        let condition = state.withLock { state -> LockCondition? in
+            if state.jobsRun > ticket { return nil }
+            state.waiting += 1
+            if let condition = state.jobRun { return condition }
+            let condition = LockCondition()
+            state.jobRun = condition
+            return condition
+        }
+        guard let condition else { return }
+        state.wait(on: condition, until: { $0.jobsRun > ticket }, then: { $0.waiting -= 1 })
+    }
+
+    /// Delivers `value` as `grant` allows (`nil`: not at all); for a queued value, waits until
+    /// the emitter has delivered it.
+    @inlinable
+    func deliver(_ value: Output, _ grant: Grant?, _ nestedList: ContiguousArray<Conduit>, _ ticket: UInt64) {
         switch grant {
         case .taken?:
             deliver(value)
@@ -410,7 +458,9 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
                 conduit.emit(value)
             }
             afterDelivering(value)
-        case .busy?, nil:
+        case .busy?:
+            waitUntilRun(ticket)
+        case nil:
             break
         }
     }
@@ -465,6 +515,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             return
         }
         var nestedList = ContiguousArray<Conduit>()
+        var ticket: UInt64 = 0
         let grant = state.withLock { state -> Grant? in
             guard state.completion == nil else {
                 if evenAfterCompletion {
@@ -473,9 +524,9 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
                 return nil
             }
             previous = replaceCurrent(value, restoring: raiseLocked(Self.writingFlag))
-            return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList)
+            return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList, ticket: &ticket)
         }
-        deliver(value, grant, nestedList)
+        deliver(value, grant, nestedList, ticket)
         withExtendedLifetime(previous) {}
     }
 
@@ -498,6 +549,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func complete(_ completion: Subscribers.Completion<Failure>, _ update: (inout State) -> Void = { _ in }) {
         var taken = ContiguousArray<Conduit>()
+        var ticket: UInt64 = 0
         let grant = state.withLock { state -> Grant? in
             guard state.completion == nil else { return nil }
             state.completion = completion
@@ -511,11 +563,12 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
                 // The delivery this one is nested in still walks the published list.
                 state.released.append(contentsOf: taken)
             case .busy:
-                state.jobs.append(.completion(completion))
+                ticket = queueLocked(&state, .completion(completion))
             }
             return grant
         }
-        guard let grant, grant != .busy else { return }
+        guard let grant else { return }
+        if grant == .busy { return waitUntilRun(ticket) }
         run(.completion(completion), completed: taken)
         if grant == .taken { giveBackRole() }
     }
@@ -575,15 +628,17 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func activate(_ conduit: Conduit) {
         var unused = ContiguousArray<Conduit>()
+        var ticket: UInt64 = 0
         let grant = state.withLock { state -> Grant? in
             if conduit.guarded.pending.isEmpty {
                 conduit.guarded.handshaking = false
                 updateFastLocked(conduit, conduit.guarded)
                 return nil
             }
-            return takeRoleOrQueueLocked(&state, .activate(conduit), nestedList: &unused)
+            return takeRoleOrQueueLocked(&state, .activate(conduit), nestedList: &unused, ticket: &ticket)
         }
-        guard let grant, grant != .busy else { return }
+        guard let grant else { return }
+        if grant == .busy { return waitUntilRun(ticket) }
         deliverAfterHandshake(conduit)
         if grant == .taken { giveBackRole() }
     }

@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// The delivery rules every subject shares (one delivering thread at a time; what that thread sends
-/// from inside a subscriber is nested, as Apple does; what other threads send meanwhile waits in a
-/// FIFO queue), seen through the public subjects.
+/// from inside a subscriber is nested, as Apple does; a send from another thread meanwhile waits
+/// until its value has been delivered), seen through the public subjects.
 @Suite("SubjectDispatcher", .tags(.concurrency))
 struct SubjectDispatcherTests {
     @Test func reentrantSendIsNestedAsOnApplePlatforms() {
@@ -116,11 +116,21 @@ struct SubjectDispatcherTests {
             done.signal()
         }.start()
         entered.wait()
-        subject.send(10)  // queued: another thread is delivering
+        // Another thread is delivering: this send waits for it, and returns once 10 is delivered.
+        let sentTen = DispatchSemaphore(value: 0)
+        let tenDeliveredWhenSendReturned = Locked(false)
+        Thread {
+            subject.send(10)
+            tenDeliveredWhenSendReturned.withLock { $0 = log.withLock { $0.contains(10) } }
+            sentTen.signal()
+        }.start()
         release.signal()
         done.wait()
-        // The busy thread's nested 2 comes first, then the queued 10.
+        sentTen.wait()
+        // The busy thread's nested 2 comes first, whenever 10 was sent: 10 cannot be delivered
+        // while the busy thread is inside its delivery of 1.
         #expect(log.withLock { $0 } == [1, 2, 10])
+        #expect(tenDeliveredWhenSendReturned.withLock { $0 })
         _ = cancellable
     }
 
@@ -153,35 +163,44 @@ struct SubjectDispatcherTests {
         #expect(subscriber.log.last == "6")
     }
 
-    @Test func sendFromAnotherThreadIsDeliveredByTheBusyThread() async {
+    /// Apple's rule: a send from a thread that is not delivering returns once every subscriber has
+    /// its value, even when another thread was delivering when it was made.
+    @Test func sendFromAnotherThreadReturnsOnceDelivered() async {
         let subject = PassthroughSubject<Int, Never>()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let threads = Locked<[Int: UInt]>([:])
-        let busyThread = Locked<UInt>(0)
-        let cancellable = subject.sink { value in
-            threads.withLock { $0[value] = UInt(bitPattern: Int(bitPattern: pthread_self())) }
-            if value == 1 {
-                entered.signal()
-                release.wait()
-            }
-        }
+        let first = Locked<[Int]>([])
+        let second = Locked<[Int]>([])
+        let cancellables = [
+            subject.sink { value in
+                first.withLock { $0.append(value) }
+                if value == 1 {
+                    entered.signal()
+                    release.wait()
+                }
+            },
+            subject.sink { value in second.withLock { $0.append(value) } },
+        ]
         let done = DispatchSemaphore(value: 0)
-        let busy = Thread {
-            busyThread.withLock { $0 = UInt(bitPattern: Int(bitPattern: pthread_self())) }
+        Thread {
             subject.send(1)
             done.signal()
-        }
-        busy.start()
+        }.start()
         entered.wait()
-        // Queued behind value 1: this call returns while the other thread is still delivering.
-        subject.send(2)
-        #expect(threads.withLock { $0[2] } == nil)
+        let sent = DispatchSemaphore(value: 0)
+        let seenOnReturn = Locked<([Int], [Int])>(([], []))
+        Thread {
+            subject.send(2)
+            seenOnReturn.withLock { $0 = (first.withLock { $0 }, second.withLock { $0 }) }
+            sent.signal()
+        }.start()
         release.signal()
         done.wait()
-        let busyID = busyThread.withLock { $0 }
-        #expect(threads.withLock { $0 } == [1: busyID, 2: busyID])
-        _ = cancellable
+        sent.wait()
+        let (firstOnReturn, secondOnReturn) = seenOnReturn.withLock { $0 }
+        #expect(firstOnReturn == [1, 2])
+        #expect(secondOnReturn == [1, 2])
+        _ = cancellables
     }
 
     @Test func publishedAndObjectWillChangeKeepWillSetOrder() {
