@@ -10,8 +10,8 @@
 /// Thread safety and ordering are those of ``PassthroughSubject``: any thread may send, subscribe
 /// or cancel; subscribers are served in subscription order (Apple leaves the order unspecified);
 /// one thread at a time delivers; a value sent from inside a subscriber is delivered at once,
-/// nested, as Apple does, and values sent from other threads meanwhile are queued and delivered
-/// to everyone right after the value in progress. This cannot deadlock. A subscriber gets the
+/// nested, as Apple does, and a send from another thread meanwhile waits until its value has
+/// been delivered to everyone, right after the value in progress. A subscriber gets the
 /// current value inside its first `request(_:)`, as with Apple's subject (unless another thread
 /// is delivering at that moment: then right after its `receive(subscription:)` returns).
 /// ``value`` changes when the value is sent, before it is delivered; the value it replaces is

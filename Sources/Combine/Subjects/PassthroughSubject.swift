@@ -14,10 +14,12 @@ import Synchronization
 /// subscriber, is delivered at once, nested in the delivery in progress, exactly as Apple's
 /// subjects do: every subscriber receives it before that `send` returns, so subscribers after the
 /// sender see the new value before the one in progress (and a completion sent that way ends the
-/// delivery in progress for them). A value sent from another thread while one is delivering is
-/// queued and delivered to every subscriber by the delivering thread right after what it is doing,
-/// in the order queued; that `send` may return before its value was delivered, where Apple makes
-/// the sender wait. Queueing can never deadlock, and no lock is held while a subscriber runs.
+/// delivery in progress for them). A value sent from another thread while one is delivering waits
+/// for that delivery: the delivering thread hands it to every subscriber right after what it is
+/// doing, and that `send` returns once it has, as on Apple's platforms (so after `send` returns,
+/// every subscriber has the value, and a fast producer is slowed to its subscribers' pace instead
+/// of filling a queue). As with Apple's subjects, a subscriber that waits for another thread
+/// which is sending into the same subject deadlocks. No lock is held while a subscriber runs.
 ///
 /// When the subject subscribes to a publisher itself (``Publisher/subscribe(_:)-3fk20``), it asks
 /// that upstream for unlimited values as soon as one of its own subscribers asks for anything.
