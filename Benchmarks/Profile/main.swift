@@ -14,6 +14,7 @@
 // `Shared/Workloads.swift` with the same numbering.
 
 import Combine
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,7 +32,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5c 6a 6b 7 8 9)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5c 6a 6b 7 8 9 flood)")
     exit(1)
 }
 
@@ -154,10 +155,63 @@ func run(_ workload: String, _ count: Int) {
         willChange.cancel()
         values.cancel()
         blackHole(changes &+ sum)
+    case "flood":
+        flood(count)
     default:
         print("unknown workload \(workload)")
         exit(1)
     }
+}
+
+/// The cross-thread scenario (not an instruction count; run it directly): one thread sends
+/// `count` values into a subject while a second sends one value every 0.2 ms; the subscriber
+/// works a few hundred nanoseconds per value. Prints the occasional sender's slowest `send`, the
+/// growth of the peak resident memory and the time taken.
+func flood(_ count: Int) {
+    final class Shared: @unchecked Sendable {
+        var sum = 0
+        var done = false
+        var slowest: UInt64 = 0
+        var occasional = 0
+    }
+    func peakResidentKB() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return usage.ru_maxrss
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = Shared()
+    let cancellable = subject.sink { value in
+        var x = value
+        for _ in 0..<60 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+        shared.sum &+= x
+    }
+    let before = peakResidentKB()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let group = DispatchGroup()
+    group.enter()
+    Thread {
+        for value in 0..<count { subject.send(value) }
+        shared.done = true
+        group.leave()
+    }.start()
+    group.enter()
+    Thread {
+        while !shared.done {
+            let sendStart = DispatchTime.now().uptimeNanoseconds
+            subject.send(-1)
+            let took = DispatchTime.now().uptimeNanoseconds - sendStart
+            if took > shared.slowest { shared.slowest = took }
+            shared.occasional += 1
+            usleep(200)
+        }
+        group.leave()
+    }.start()
+    group.wait()
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    cancellable.cancel()
+    print("flood of \(count): \(shared.occasional) occasional sends, slowest \(Double(shared.slowest) / 1e6) ms; peak resident memory +\((peakResidentKB() - before) / 1024) MB; \(elapsed) s")
+    blackHole(shared.sum)
 }
 
 run(arguments[1], count)

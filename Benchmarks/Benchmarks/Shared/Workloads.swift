@@ -4,6 +4,7 @@
 // reported figures are per 1 000 values; divide by 1 000 for the cost of one.
 
 import Benchmark
+import Foundation
 #if OPENCOMBINE
 import OpenCombine
 let library = "OpenCombine"
@@ -44,6 +45,25 @@ func checkLibrary() {
 
 final class Model: ObservableObject {
     @Published var count = 0
+}
+
+/// Runs `senders` threads at once, each calling `body` with its index, and waits for all of them
+/// (thread start-up is part of the measurement, equally for both libraries).
+func onThreads(_ senders: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<senders {
+        group.enter()
+        Thread {
+            body(index)
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}
+
+/// A subscriber's running total, written only by the subscriber (whose calls are serialised).
+final class Total: @unchecked Sendable {
+    var sum = 0
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -283,4 +303,41 @@ let benchmarks: @Sendable () -> Void = {
         subject.send(completion: .finished)
         blackHole(await consumer.value)
     }
+
+    // 11. Contention: threads sending into one subject at once (a delivery at a time; a thread
+    // that sends while another delivers waits for its value to be delivered).
+    for senders in [2, 4] {
+        let name = senders == 2 ? "11a 2 threads → one PassthroughSubject" : "11b 4 threads → one PassthroughSubject"
+        Benchmark(name, configuration: valueConfiguration) { benchmark in
+            let subject = PassthroughSubject<Int, Never>()
+            let total = Total()
+            let cancellable = subject.sink { total.sum &+= $0 }
+            let perThread = benchmark.scaledIterations.count / senders
+            benchmark.startMeasurement()
+            onThreads(senders) { _ in
+                for value in 0..<perThread { subject.send(value) }
+            }
+            benchmark.stopMeasurement()
+            cancellable.cancel()
+            blackHole(total.sum)
+        }
+    }
+
+    #if !OPENCOMBINE
+    Benchmark("11c merge of 2 subjects, one thread each", configuration: valueConfiguration) { benchmark in
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let total = Total()
+        let cancellable = left.merge(with: right).sink { total.sum &+= $0 }
+        let perThread = benchmark.scaledIterations.count / 2
+        benchmark.startMeasurement()
+        onThreads(2) { index in
+            let subject = index == 0 ? left : right
+            for value in 0..<perThread { subject.send(value) }
+        }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(total.sum)
+    }
+    #endif
 }
