@@ -176,7 +176,7 @@ func flood(_ count: Int) {
     }
     func peakResidentKB() -> Int {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss
     }
     let subject = PassthroughSubject<Int, Never>()
