@@ -176,7 +176,11 @@ func flood(_ count: Int) {
     }
     func peakResidentKB() -> Int {
         var usage = rusage()
+        #if canImport(Glibc)
         getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
         return usage.ru_maxrss
     }
     let subject = PassthroughSubject<Int, Never>()
