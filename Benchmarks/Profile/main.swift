@@ -187,7 +187,7 @@ func flood(_ count: Int) {
     let shared = Shared()
     let cancellable = subject.sink { value in
         var x = value
-        for _ in 0..<60 { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+        for _ in 0..<200 { x = (x ^ (x >> 13)) &* 0x5bd1_e995 }
         shared.sum &+= x
     }
     let before = peakResidentKB()
