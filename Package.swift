@@ -14,6 +14,21 @@ let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// `Combine` is built in the Swift 5 language mode with every feature the Swift 6 mode turns on,
+/// complete concurrency checking included, so it is checked as strictly (and, with `strict`, every
+/// finding is an error). Only the mode number differs, and the compiler records it: a module built
+/// in the Swift 6 mode counts as audited for concurrency, and `@preconcurrency import Combine` then
+/// no longer silences Sendable diagnostics about its non-`Sendable` types (`any Cancellable`,
+/// `any Subscription`, …). Against Apple's Combine that import does silence them, so code that is
+/// quiet there would warn against ours. The explicit `Sendable` conformances are kept either way.
+let swift6CheckingInSwift5Mode: [SwiftSetting] = [.swiftLanguageMode(.v5)] + [
+    "StrictConcurrency", "ConciseMagicFile", "ForwardTrailingClosures", "BareSlashRegexLiterals",
+    "DeprecateApplicationMain", "ImportObjcForwardDeclarations", "DisableOutwardActorInference",
+    "IsolatedDefaultValues", "GlobalConcurrency", "InferSendableFromCaptures",
+    "ImplicitOpenExistentials", "RegionBasedIsolation", "DynamicActorIsolation",
+    "NonfrozenEnumExhaustivity", "GlobalActorIsolatedTypesUsability",
+].map { SwiftSetting.enableUpcomingFeature($0) }
+
 #if canImport(Darwin)
 let combineTarget: Target = .target(
     name: "TributaryAppleShim",
@@ -25,7 +40,7 @@ let combineTarget: Target = .target(
     name: "Combine",
     dependencies: ["TributaryLocks"],
     path: "Sources/Combine",
-    swiftSettings: strict
+    swiftSettings: strict + swift6CheckingInSwift5Mode
 )
 let combineDependency: Target.Dependency = "Combine"
 #endif

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // Integration check: pointfreeco/combine-schedulers 1.2.2, a library written for Apple's Combine,
 // compiled against Tributary's `Combine` module, plus a small client whose sources are written the
@@ -31,6 +31,23 @@ let package = Package(
         // or `dispatchMain()`; the script runs it and checks its output.
         .executableTarget(name: "MainQueueDemo", dependencies: [combine]),
         .testTarget(name: "SchedulersClientTests", dependencies: ["SchedulersClient", combine, combineSchedulers]),
+        // `@preconcurrency import Combine` must keep code quiet that captures Combine's
+        // non-`Sendable` types in `@Sendable` closures, as it does against Apple's Combine. One
+        // source file, every warning an error, in the Swift 6 mode and in the Swift 5 mode with
+        // complete checking.
+        .target(
+            name: "PreconcurrencyClient",
+            dependencies: [combine],
+            swiftSettings: [.swiftLanguageMode(.v6), .treatAllWarnings(as: .error)]
+        ),
+        .target(
+            name: "PreconcurrencyClientSwift5",
+            dependencies: [combine],
+            swiftSettings: [
+                .swiftLanguageMode(.v5), .enableUpcomingFeature("StrictConcurrency"),
+                .treatAllWarnings(as: .error),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v5]
 )

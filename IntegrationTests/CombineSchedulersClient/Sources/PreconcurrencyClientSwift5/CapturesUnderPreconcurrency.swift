@@ -1,0 +1,1 @@
+../PreconcurrencyClient/CapturesUnderPreconcurrency.swift
