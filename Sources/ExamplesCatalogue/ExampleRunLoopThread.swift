@@ -85,34 +85,106 @@ final class DeliveryGate: Sendable {
 }
 
 extension ExampleContext {
-    /// ``timer(every:)`` whose every tick waits, through `gate`, for the value it sent to be
-    /// delivered downstream before the clock may move on. With `runLoop`, each tick sends from
-    /// that run loop's thread, as a `Timer` added to that run loop does.
+    /// A repeating tick every `interval` on the example's scheduler, like ``timer(every:)``, whose
+    /// every tick waits, through `gate`, for the value it sent to be delivered downstream before
+    /// the clock may move on. With `runLoop`, each tick is sent from that run loop's thread, as a
+    /// `Timer` added to that run loop sends. The ticks start when the first demand arrives, and
+    /// `started` is then called (from whatever thread the demand came on).
     func pacedTimer(
         every interval: S.SchedulerTimeType.Stride,
         gate: DeliveryGate,
-        emittingOn runLoop: RunLoop? = nil
+        emittingOn runLoop: RunLoop? = nil,
+        started: (@Sendable () -> Void)? = nil
     ) -> AnyPublisher<Date, Never> {
-        let subject = PassthroughSubject<Date, Never>()
-        let scheduler = self.scheduler
-        let io = self.io
-        return Deferred { () -> AnyPublisher<Date, Never> in
-            let repeating = scheduler.schedule(
-                after: scheduler.now.advanced(by: interval),
-                interval: interval
-            ) {
-                let date = io.now()
-                if let runLoop {
-                    runLoop.schedule { subject.send(date) }
-                } else {
-                    subject.send(date)
-                }
-                gate.waitForDelivery()
-            }
-            return subject
-                .handleEvents(receiveCancel: { repeating.cancel() })
-                .eraseToAnyPublisher()
+        PacedTimer(scheduler: scheduler, interval: interval, io: io, gate: gate, runLoop: runLoop, started: started)
+            .eraseToAnyPublisher()
+    }
+}
+
+/// The publisher behind ``ExampleContext/pacedTimer(every:gate:emittingOn:started:)``. Like
+/// Foundation's `Timer` publisher, it drops a tick that finds no demand.
+private struct PacedTimer<S: Scheduler>: Publisher {
+    typealias Output = Date
+    typealias Failure = Never
+
+    let scheduler: S
+    let interval: S.SchedulerTimeType.Stride
+    let io: ExampleIO
+    let gate: DeliveryGate
+    let runLoop: RunLoop?
+    let started: (@Sendable () -> Void)?
+
+    func receive<Downstream: Subscriber>(subscriber: Downstream) where Downstream.Input == Date, Downstream.Failure == Never {
+        subscriber.receive(subscription: Ticks(downstream: subscriber, timer: self))
+    }
+
+    private final class Ticks<Downstream: Subscriber>: Subscription, @unchecked Sendable
+    where Downstream.Input == Date, Downstream.Failure == Never {
+        // @unchecked: the mutable state is only touched under `lock`, and never while calling
+        // downstream or the scheduler.
+        private let lock = NSLock()
+        private var downstream: Downstream?
+        private var demand = Subscribers.Demand.none
+        private var isStarted = false
+        private var repeating: (any Cancellable)?
+        private let timer: PacedTimer
+
+        init(downstream: Downstream, timer: PacedTimer) {
+            self.downstream = downstream
+            self.timer = timer
         }
-        .eraseToAnyPublisher()
+
+        func request(_ additional: Subscribers.Demand) {
+            let start: Bool = lock.withLock {
+                guard downstream != nil else { return false }
+                demand += additional
+                defer { isStarted = true }
+                return !isStarted
+            }
+            guard start else { return }
+            let scheduler = timer.scheduler
+            let repeating = scheduler.schedule(
+                after: scheduler.now.advanced(by: timer.interval),
+                interval: timer.interval
+            ) { [weak self] in
+                self?.tick()
+            }
+            let cancelledMeanwhile: Bool = lock.withLock {
+                guard downstream != nil else { return true }
+                self.repeating = repeating
+                return false
+            }
+            if cancelledMeanwhile { repeating.cancel() }
+            timer.started?()
+        }
+
+        private func tick() {
+            let date = timer.io.now()
+            let send = { [self] in
+                let receiver: Downstream? = lock.withLock {
+                    guard let downstream, demand > .none else { return nil }
+                    demand -= 1
+                    return downstream
+                }
+                guard let receiver else { return }
+                let more = receiver.receive(date)
+                lock.withLock { demand += more }
+            }
+            if let runLoop = timer.runLoop {
+                runLoop.schedule(send)
+            } else {
+                send()
+            }
+            timer.gate.waitForDelivery()
+        }
+
+        func cancel() {
+            let repeating: (any Cancellable)? = lock.withLock {
+                downstream = nil
+                defer { self.repeating = nil }
+                return self.repeating
+            }
+            repeating?.cancel()
+        }
     }
 }

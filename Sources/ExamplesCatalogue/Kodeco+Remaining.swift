@@ -39,6 +39,7 @@ final class RunLoopThreadRecorder: @unchecked Sendable {
     // cancelled from the virtual clock's thread after the last value was shown.
     let io: ExampleIO
     let threads: RunLoopThreadNumbers
+    /// The subscription the page's scheduled action cancels (the book's `ThreadRecorder.subscription`).
     var subscription: AnyCancellable?
 
     init(io: ExampleIO, threads: RunLoopThreadNumbers) {
@@ -99,9 +100,11 @@ struct RunLoopRecording: ScheduledExampleBody {
         let requested = DispatchSemaphore(value: 0)
         // The book's `Timer.publish(every: 1.0, on: .main, in: .common)`: it emits on the
         // (stand-in) main run loop's thread.
-        let source = context.pacedTimer(every: .seconds(1), gate: gate, emittingOn: mainRunLoopThread.runLoop)
-            .scan(0) { counter, _ in counter + 1 }
-            .handleEvents(receiveRequest: { _ in requested.signal() })
+        let source = context.pacedTimer(
+            every: .seconds(1), gate: gate, emittingOn: mainRunLoopThread.runLoop,
+            started: { requested.signal() }
+        )
+        .scan(0) { counter, _ in counter + 1 }
 
         let threadRecorder = RecorderSlot()
 
@@ -135,7 +138,7 @@ struct RunLoopRecording: ScheduledExampleBody {
                 }
         }
         // With subscribe(on:), the subscription and the demand reach the timer later, from a
-        // global-queue thread; the clock must not start before they have.
+        // global-queue thread; the clock must not start before the timer has started.
         _ = requested.wait(timeout: .now() + 5)
 
         let runLoop = context.scheduler
