@@ -59,6 +59,8 @@ public enum Catalogue {
             kodecoFallibleAPI,
             kodecoSchedulers,
             kodecoReader,
+            kodecoRemaining,
+            usingCombineThreads,
             marbles,
         ]
     }
@@ -104,7 +106,7 @@ public enum Catalogue {
         // Kodeco part 3: ch. 9 networking
         "data-task-publisher", "data-task-try-map-decode", "data-task-decode", "data-task-multicast",
         // ch. 10 debugging
-        "print", "print-time-logger", "handle-events-forgotten", "handle-events-kept",
+        "print", "print-time-logger", "handle-events-forgotten", "handle-events-kept", "breakpoint-debugger",
         // ch. 11 timers, ch. 12 key-value observing
         "run-loop-timer", "timer-publisher", "dispatch-queue-timer", "published-instead-of-kvo", "observable-object",
         // ch. 13 resource management
@@ -120,8 +122,9 @@ public enum Catalogue {
         "catching-low", "catching-high", "retry", "retry-succeeds", "replace-error", "catch-fallback",
         // ch. 17 schedulers
         "expensive-computation", "subscribe-on", "receive-on-main",
-        "immediate-scheduler", "immediate-scheduler-global", "dispatch-queue-scheduler",
-        "operation-queue-concurrent", "operation-queue",
+        "immediate-scheduler", "immediate-scheduler-global", "run-loop-scheduler", "run-loop-subscribe-on",
+        "dispatch-queue-scheduler",
+        "operation-queue-concurrent", "operation-queue", "target-queue-challenge",
         // ch. 18 custom publishers and backpressure
         "unwrap", "dispatch-timer", "dispatch-timer-cancelled", "share-replay", "share-replay-print", "pausable-sink-no-resumer", "pausable-sink",
         // Mastering iOS 14

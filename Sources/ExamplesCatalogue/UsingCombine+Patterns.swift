@@ -13,7 +13,7 @@ extension Catalogue {
     /// The patterns, in the book's order.
     static let usingCombinePatternsOrder: [String] = [
         // Core concepts, developing with Combine
-        "first-pipeline", "type-changing-map", "type-erasure",
+        "first-pipeline", "type-changing-map", "type-erasure", "pipelines-and-threads",
         // Patterns: subscribers
         "sink-cancel", "assign-cancel",
         // Patterns: networking

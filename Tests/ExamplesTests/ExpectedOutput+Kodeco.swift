@@ -45,6 +45,21 @@ extension ExpectedOutput {
             Sink received completion: finished
 
             """,
+        // Kodeco ch. 10, using the debugger operators as a last resort: the book gives only the
+        // predicate `value > 10 && value < 15` and no output. A true predicate, or a failure
+        // reaching breakpointOnError, raises SIGTRAP, which ends a process with no debugger; so
+        // the example names the values that would stop, sends only values that pass, and prints
+        // the same predicate's verdict beside each.
+        "breakpoint-debugger": """
+            ——— Example of: breakpoint ———
+            Would stop the debugger (SIGTRAP), so not sent: 11, 12, 13, 14
+            Received 5, breakpoint predicate: false
+            Received 10, breakpoint predicate: false
+            Received 15, breakpoint predicate: false
+            Received 20, breakpoint predicate: false
+            Completed with finished; breakpointOnError stops only on a failure
+
+            """,
         // Kodeco ch. 11, RunLoop: fires at 0, 1 and 2 s; cancelled at 3 s.
         "run-loop-timer": """
             ——— Example of: RunLoop timer ———
@@ -277,6 +292,35 @@ extension ExpectedOutput {
             3: thread 4 → thread 4
 
             """,
+        // Kodeco ch. 17, RunLoop scheduler (the book shows the rows in its ThreadRecorderView):
+        // values hop to a global-queue thread (its number depends on the machine; compared as "not
+        // thread 1"), then back with receive(on: RunLoop.current) to the run loop's thread. The
+        // book's run loop is the main one; here it is a run loop on the example's own thread,
+        // numbered 1 as the main thread it stands in for, because a test process never turns the
+        // main run loop. The timer and the 4.5-second cancellation run on virtual time and each
+        // tick waits for its value to arrive, so the book's "four values" holds on every run (the
+        // book warns a slow machine may show three).
+        "run-loop-scheduler": """
+            ——— Example of: RunLoop ———
+            1: thread 2 → thread 1
+            2: thread 3 → thread 1
+            3: thread 2 → thread 1
+            4: thread 4 → thread 1
+
+            """,
+        // Kodeco ch. 17, RunLoop scheduler, the comprehension challenge: subscribe(on:
+        // DispatchQueue.global()) in place of the first receive(on:). The book: "everything is
+        // recorded on thread one", because the Timer emits on the main run loop whatever queue it
+        // is subscribed on. Here thread 1 is the run loop's own thread, standing in for the main
+        // thread as above; the ticks are on virtual time and sent from that thread.
+        "run-loop-subscribe-on": """
+            ——— Example of: RunLoop ———
+            1: thread 1 → thread 1
+            2: thread 1 → thread 1
+            3: thread 1 → thread 1
+            4: thread 1 → thread 1
+
+            """,
         // Kodeco ch. 17, DispatchQueue (the book shows the rows in its ThreadRecorderView): values
         // sent on the main queue, received on the serial queue, whose pool thread varies from
         // run to run (compared as "not thread 1"); stopped after four seconds (challenge 1).
@@ -304,6 +348,22 @@ extension ExpectedOutput {
             Received 8
 
             """,
+        // Kodeco ch. 17, challenge 2 (the book leaves the answer to its challenge project): the
+        // timer fires on the serial queue, values are received on it and then on a second serial
+        // queue targeting it, stopped after four seconds as in challenge 1. The ticks are on
+        // virtual time, each sending on the serial queue and waiting for its value to arrive, so
+        // four values are shown on every run. Dispatch runs a value's three steps on one pool
+        // thread (as below, the answer: Dispatch, not Combine, avoids the hop), but which pool
+        // thread, and whether it stays the same, is Dispatch's choice and not guaranteed, so
+        // pool-thread numbers are compared as "not thread 1".
+        "target-queue-challenge": """
+            ——— Example of: DispatchQueue ———
+            1: thread 2 → thread 2 → thread 2
+            2: thread 2 → thread 2 → thread 2
+            3: thread 2 → thread 2 → thread 2
+            4: thread 2 → thread 2 → thread 2
+
+            """,
         // Kodeco ch. 18, the DispatchTimer cancelled after 3.5 s: real time only (three ticks, whose times vary);
         // checked by DispatchTimerTests.
         "dispatch-timer-cancelled": "",
@@ -323,5 +383,6 @@ extension ExpectedOutput {
     /// with every thread number other than 1 read as the same.
     static let threadNumbersVary: Set<String> = [
         "subscribe-on", "receive-on-main", "immediate-scheduler-global", "dispatch-queue-scheduler",
+        "run-loop-scheduler", "target-queue-challenge",
     ]
 }

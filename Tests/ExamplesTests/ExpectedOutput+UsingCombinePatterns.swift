@@ -22,6 +22,21 @@ extension ExpectedOutput {
             with eraseToAnyPublisher(): AnyPublisher<String, Never>
 
             """,
+        // Developing with Combine, pipelines and threads: the section has no listing; this pipeline
+        // shows its statements (subscribe(on:) moves what comes before it, an operator taking a
+        // scheduler (delay) and receive(on:) move what comes after them). `RunLoop.main` is a run
+        // loop on the example's own thread, since a test process never turns the main run loop;
+        // places are named by role (queue labels), not by thread numbers, so the text is fixed.
+        "pipelines-and-threads": """
+            ——— Example of: pipelines and threads ———
+            sink subscribes on the main thread
+            Deferred makes its publisher on background queue
+            map before subscribe(on:) gets 5 on background queue
+            map after subscribe(on:) gets 10 on background queue
+            map after delay gets 11 on delay's queue
+            sink receives value 11 on the run loop's thread
+
+            """,
         // Pattern "creating a subscriber with sink": both sink forms, then `cancel()`; nothing is
         // printed for the values and the completion sent after the cancel.
         "sink-cancel": """
