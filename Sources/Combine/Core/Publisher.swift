@@ -25,9 +25,15 @@ extension Publisher {
     /// Attaches `subscriber` to this publisher.
     ///
     /// Always use this method, rather than ``receive(subscriber:)``, to connect a subscriber: it is
-    /// the single entry point the library may instrument.
+    /// the single entry point the library instruments. While an `_Introspection` handler is
+    /// enabled, the attach is reported to it and the subscriber is watched for its whole life;
+    /// otherwise the cost is one atomic load before calling ``receive(subscriber:)``.
     @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where Self.Failure == S.Failure, Self.Output == S.Input {
-        receive(subscriber: subscriber)
+        if _slowPath(IntrospectionRegistry.isActive) {
+            subscribeIntrospected(subscriber)
+        } else {
+            receive(subscriber: subscriber)
+        }
     }
 }

@@ -26,7 +26,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that counts off the dropped values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(remaining: count)))
+            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(remaining: count)))
         }
     }
 }

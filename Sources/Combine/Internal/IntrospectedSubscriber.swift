@@ -1,0 +1,91 @@
+/// Stands in for a subscriber attached while an ``_Introspection`` handler was enabled: reports
+/// each subscription, value and completion before and after passing it on, and wraps the
+/// subscription in an ``IntrospectedSubscription`` so demand and cancellation are reported too.
+///
+/// Invisible to everything else: its identifier, description, mirror and playground description
+/// are the watched subscriber's. Each event reads the enabled handlers afresh (so `disable()`
+/// silences running pipelines) and tells the same ones before and after.
+struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    let downstream: Downstream
+
+    init(_ downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+    var description: String { String(describing: downstream) }
+    var customMirror: Mirror { Mirror(reflecting: downstream) }
+    var playgroundDescription: Any {
+        (downstream as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
+    }
+
+    func receive(subscription: Subscription) {
+        let handlers = IntrospectionRegistry.current
+        if handlers.isEmpty {
+            downstream.receive(subscription: subscription)
+            return
+        }
+        for handler in handlers { handler.willReceive(subscriber: downstream, subscription: subscription) }
+        downstream.receive(subscription: IntrospectedSubscription(subscription))
+        for handler in handlers { handler.didReceive(subscriber: downstream, subscription: subscription) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let handlers = IntrospectionRegistry.current
+        if handlers.isEmpty { return downstream.receive(input) }
+        for handler in handlers { handler.willReceive(subscriber: downstream, input: input) }
+        let demand = downstream.receive(input)
+        for handler in handlers { handler.didReceive(subscriber: downstream, input: input, resultingDemand: demand) }
+        return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let handlers = IntrospectionRegistry.current
+        if handlers.isEmpty {
+            downstream.receive(completion: completion)
+            return
+        }
+        for handler in handlers { handler.willReceive(subscriber: downstream, completion: completion) }
+        downstream.receive(completion: completion)
+        for handler in handlers { handler.didReceive(subscriber: downstream, completion: completion) }
+    }
+}
+
+/// Stands in for a subscription handed to a watched subscriber: reports each `request(_:)` and
+/// `cancel()` before and after passing it on. Its identifier, description, mirror and playground
+/// description are the wrapped subscription's.
+final class IntrospectedSubscription: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    let upstream: any Subscription
+
+    init(_ upstream: any Subscription) {
+        self.upstream = upstream
+    }
+
+    var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+    var description: String { String(describing: upstream) }
+    var customMirror: Mirror { Mirror(reflecting: upstream) }
+    var playgroundDescription: Any {
+        (upstream as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let handlers = IntrospectionRegistry.current
+        for handler in handlers { handler.willRequest(subscription: upstream, demand) }
+        upstream.request(demand)
+        for handler in handlers { handler.didRequest(subscription: upstream, demand) }
+    }
+
+    func cancel() {
+        let handlers = IntrospectionRegistry.current
+        for handler in handlers { handler.willCancel(subscription: upstream) }
+        upstream.cancel()
+        for handler in handlers { handler.didCancel(subscription: upstream) }
+    }
+}
