@@ -38,6 +38,19 @@ public struct Example {
         case scheduled(any ScheduledExampleBody)
     }
 
+    /// The one place the stored properties are set; the public initialisers differ only in how
+    /// they spell the timing and the body.
+    private init(
+        _ slug: String, _ title: String, _ source: String, _ timing: Timing, _ operators: [String], _ body: Body
+    ) {
+        self.slug = slug
+        self.title = title
+        self.source = source
+        self.timing = timing
+        self.operators = operators
+        self.body = body
+    }
+
     /// An example that does not need a scheduler.
     public init(
         _ slug: String,
@@ -47,12 +60,7 @@ public struct Example {
         operators: [String] = [],
         body: @escaping (ExampleIO) -> Void
     ) {
-        self.slug = slug
-        self.title = title
-        self.source = source
-        self.timing = timing
-        self.operators = operators
-        self.body = .plain(body)
+        self.init(slug, title, source, timing, operators, .plain(body))
     }
 
     /// An example whose timing comes from an injected scheduler (real time when run from the
@@ -65,12 +73,7 @@ public struct Example {
         operators: [String] = [],
         body: some ScheduledExampleBody
     ) {
-        self.slug = slug
-        self.title = title
-        self.source = source
-        self.timing = .scheduled(duration: duration)
-        self.operators = operators
-        self.body = .scheduled(body)
+        self.init(slug, title, source, .scheduled(duration: duration), operators, .scheduled(body))
     }
 
     /// An example that waits for real asynchronous work (a URL session, a queue) *and* uses a
@@ -83,12 +86,7 @@ public struct Example {
         asynchronousBody body: some ScheduledExampleBody,
         operators: [String] = []
     ) {
-        self.slug = slug
-        self.title = title
-        self.source = source
-        self.timing = .asynchronous
-        self.operators = operators
-        self.body = .scheduled(body)
+        self.init(slug, title, source, .asynchronous, operators, .scheduled(body))
     }
 
     /// Whether `word` names this example's topic: a case-insensitive substring of its slug,

@@ -4,10 +4,72 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Answers the networking examples' requests in-process, so they print what the books print
-/// without a network.
+/// The in-process fixture servers: a `URLProtocol` that answers every request from a route
+/// table, so the networking examples print what the books print without a network.
 ///
-/// Hosts it serves:
+/// Each book's servers are a subclass that names its hosts (``hosts``) and its routes
+/// (``answer(for:accept:)``) and keeps a session made by ``makeSession()``; the loading itself
+/// is shared. An answer without a delay is delivered inside `startLoading`; a delayed one
+/// (``FixtureAnswer/delay``) later, on a serial queue, unless the task stops first:
+/// `stopLoading` cancels the pending answer, because swift-corelibs-foundation traps when a
+/// protocol reports on a task it has already finished with (a subscription dropped right after
+/// the request starts, as in Kodeco ch. 10).
+class InProcessURLProtocol: URLProtocol {
+    /// The hosts this table answers for; requests to any other host are not intercepted.
+    class var hosts: Set<String> { [] }
+
+    /// The answer to `url`; `accept` is the request's `Accept` header. Called once per request.
+    class func answer(for url: URL, accept: String?) -> FixtureAnswer {
+        FixtureAnswer(failure: URLError(.cannotConnectToHost))
+    }
+
+    /// An ephemeral session whose requests this table answers.
+    class func makeSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [self]
+        return URLSession(configuration: configuration)
+    }
+
+    private static let answerQueue = DispatchQueue(label: "InProcessURLProtocol")
+
+    /// The delayed answer still to come; `stopLoading` cancels it.
+    private var pending: DispatchWorkItem?
+
+    override class func canInit(with request: URLRequest) -> Bool {
+        hosts.contains(request.url?.host ?? "")
+    }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        guard let url = request.url else { return }
+        let answer = Self.answer(for: url, accept: request.value(forHTTPHeaderField: "Accept"))
+        guard answer.delay > 0 else { return deliver(answer, for: url) }
+        let work = DispatchWorkItem { [weak self] in
+            self?.deliver(answer, for: url)
+        }
+        pending = work
+        Self.answerQueue.asyncAfter(deadline: .now() + answer.delay, execute: work)
+    }
+
+    override func stopLoading() {
+        pending?.cancel()
+    }
+
+    private func deliver(_ answer: FixtureAnswer, for url: URL) {
+        switch answer.result(for: url) {
+        case .failure(let error):
+            client?.urlProtocol(self, didFailWithError: error)
+        case .success(let (data, response)):
+            client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            client?.urlProtocol(self, didLoad: data)
+            client?.urlProtocolDidFinishLoading(self)
+        }
+    }
+}
+
+/// The fixture servers of most networking examples (Kodeco ch. 13 and 16, *Using Combine*'s
+/// patterns). Hosts it serves:
 /// - icanhazdadjoke.com (Kodeco's "Joke API") and www.raywenderlich.com (Kodeco's 303,425-byte
 ///   page, answered after 0.1 s);
 /// - postman-echo.com: `/time/valid` (`{"valid":true}`), `/status/{code}` (any status code, e.g.
@@ -25,13 +87,9 @@ import FoundationNetworking
 /// their pipelines is the book's. Examples that need the network *and* a clock (throttle,
 /// retry with delay, timeout) use ``ScheduledFixtureSession`` instead, which serves the same
 /// answers on the example's scheduler.
-final class FixtureURLProtocol: URLProtocol {
+final class FixtureURLProtocol: InProcessURLProtocol {
     /// A session whose requests this protocol answers.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [FixtureURLProtocol.self]
-        return URLSession(configuration: configuration)
-    }()
+    static let session = makeSession()
 
     static let jokeHost = "icanhazdadjoke.com"
     static let pageHost = "www.raywenderlich.com"
@@ -39,42 +97,11 @@ final class FixtureURLProtocol: URLProtocol {
     /// The page size the book's console shows (`303425 bytes`).
     static let pageSize = 303_425
 
-    override class func canInit(with request: URLRequest) -> Bool {
-        FixtureAnswer.hosts.contains(request.url?.host ?? "")
+    override class var hosts: Set<String> { FixtureAnswer.hosts }
+
+    override class func answer(for url: URL, accept: String?) -> FixtureAnswer {
+        FixtureAnswer.answer(for: url, accept: accept)
     }
-
-    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
-
-    override func startLoading() {
-        guard let url = request.url else { return }
-        let answer = FixtureAnswer.answer(for: url, accept: request.value(forHTTPHeaderField: "Accept"))
-        guard answer.delay > 0 else { return deliver(answer, for: url) }
-        // A delayed route (`/delay/{seconds}`) answers later, as a slow server would.
-        let client = UncheckedBox(self)
-        DispatchQueue.global().asyncAfter(deadline: .now() + answer.delay) {
-            client.value.deliver(answer, for: url)
-        }
-    }
-
-    private func deliver(_ answer: FixtureAnswer, for url: URL) {
-        switch answer.result(for: url) {
-        case .failure(let error):
-            client?.urlProtocol(self, didFailWithError: error)
-        case .success(let (data, response)):
-            client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            client?.urlProtocol(self, didLoad: data)
-            client?.urlProtocolDidFinishLoading(self)
-        }
-    }
-
-    override func stopLoading() {}
-}
-
-/// Carries a value into a `@Sendable` closure where the value is only used on one thread at a
-/// time (the URL protocol instance, between `startLoading` and its delayed delivery).
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 /// One canned answer of the fixture servers: a status code and a body, or a transport failure,
@@ -197,8 +224,9 @@ struct FixtureAnswer {
     }
 }
 
-/// Counts the requests to each flaky route, per run id, so examples running at the same time
-/// (the tests run them in parallel) each see their own failures.
+/// Counts the requests to each flaky route, per run id (per URL for the reference chapter's
+/// `flaky` queries), so examples running at the same time (the tests run them in parallel) each
+/// see their own failures.
 final class FlakyRoutes: @unchecked Sendable {
     // @unchecked: `attempts` is only touched on `queue`, a serial queue.
     static let shared = FlakyRoutes()

@@ -9,8 +9,9 @@ import FoundationNetworking
 // delay, timeout) they go to `ScheduledFixtureSession` on the example's scheduler.
 
 extension UsingCombineTests {
-    /// matching the data structure returned from https://postman-echo.com/time/valid
-    struct PostmanEchoTimeStampCheckResponse: Decodable, Hashable {
+    /// matching the data structure returned from https://postman-echo.com/time/valid (the
+    /// reference chapter's encode entry encodes it too)
+    struct PostmanEchoTimeStampCheckResponse: Codable, Hashable {
         let valid: Bool
     }
 

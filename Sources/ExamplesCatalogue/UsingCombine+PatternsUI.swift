@@ -277,65 +277,53 @@ final class GithubViewController<S: Scheduler> {
     }
 }
 
-/// Types `heckj` one letter at a time into the search field, with the pauses that give the
-/// book's log: `heck` comes while the lookup of `hec` is under way, and within the throttle's
-/// half second, so the `hec` answer still arrives before `heck` goes down the pipeline.
-struct SearchFieldDemo: ScheduledExampleBody {
+/// Types into ``GithubViewController``'s search field on the example's scheduler: each
+/// `(milliseconds, text)` of `typing` at that time, then tears the controller down and finishes
+/// at `end` milliseconds. The search-field, debounced search and cascading-updates patterns are
+/// this driver with their own typing.
+struct GithubTypingDemo: ScheduledExampleBody {
+    var cascading = false
+    var debounced = false
+    /// Whether each keystroke's log starts with a blank line.
+    var blankLineBeforeEach = false
+    let typing: [(Int, String)]
+    let end: Int
+
+    /// Types `heckj` one letter at a time, with the pauses that give the book's log: `heck`
+    /// comes while the lookup of `hec` is under way, and within the throttle's half second, so
+    /// the `hec` answer still arrives before `heck` goes down the pipeline.
+    static let searchField = GithubTypingDemo(
+        blankLineBeforeEach: true,
+        typing: [(1000, "h"), (2000, "he"), (3000, "hec"), (3300, "heck"), (5000, "heckj")],
+        end: 6500)
+
+    /// The search field with `debounce` in place of `throttle`, typed quickly (a letter every
+    /// 0.2 s): nothing goes down the pipeline until typing pauses for half a second, so only
+    /// `heckj` is looked up.
+    static let searchDebounced = GithubTypingDemo(
+        debounced: true,
+        typing: ["h", "he", "hec", "heck", "heckj"].enumerated().map { (1000 + 200 * $0, $1) },
+        end: 3500)
+
+    /// Types a user name, a name too short to look up, and an unknown name: the activity
+    /// indicator, the repository count and the avatar follow each answer.
+    static let cascadingUpdates = GithubTypingDemo(
+        cascading: true,
+        typing: [(1000, "heckj"), (3000, "he"), (5000, "nobody")],
+        end: 7000)
+
     func run<S: Scheduler>(_ context: ExampleContext<S>) {
         let io = context.io
         let scheduler = context.scheduler
-        let controller = GithubViewController(io: io, scheduler: scheduler, cascading: false)
+        let controller = GithubViewController(io: io, scheduler: scheduler, cascading: cascading, debounced: debounced)
         controller.viewDidLoad()
-        let typing: [(Int, String)] = [(1000, "h"), (2000, "he"), (3000, "hec"), (3300, "heck"), (5000, "heckj")]
         for (milliseconds, text) in typing {
             scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(milliseconds))) {
-                io.print("")
+                if blankLineBeforeEach { io.print("") }
                 controller.githubIdChanged(text)
             }
         }
-        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(6500))) {
-            controller.tearDown()
-            io.finish()
-        }
-    }
-}
-
-/// The search field with `debounce` in place of `throttle`, typed quickly (a letter every
-/// 0.2 s): nothing goes down the pipeline until typing pauses for half a second, so only
-/// `heckj` is looked up.
-struct SearchDebounceDemo: ScheduledExampleBody {
-    func run<S: Scheduler>(_ context: ExampleContext<S>) {
-        let io = context.io
-        let scheduler = context.scheduler
-        let controller = GithubViewController(io: io, scheduler: scheduler, cascading: false, debounced: true)
-        controller.viewDidLoad()
-        for (index, text) in ["h", "he", "hec", "heck", "heckj"].enumerated() {
-            scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(1000 + 200 * index))) {
-                controller.githubIdChanged(text)
-            }
-        }
-        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(3500))) {
-            controller.tearDown()
-            io.finish()
-        }
-    }
-}
-
-/// Types a user name, a name too short to look up, and an unknown name: the activity indicator,
-/// the repository count and the avatar follow each answer.
-struct CascadingUpdatesDemo: ScheduledExampleBody {
-    func run<S: Scheduler>(_ context: ExampleContext<S>) {
-        let io = context.io
-        let scheduler = context.scheduler
-        let controller = GithubViewController(io: io, scheduler: scheduler, cascading: true)
-        controller.viewDidLoad()
-        let typing: [(Int, String)] = [(1000, "heckj"), (3000, "he"), (5000, "nobody")]
-        for (milliseconds, text) in typing {
-            scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(milliseconds))) {
-                controller.githubIdChanged(text)
-            }
-        }
-        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(7000))) {
+        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(end))) {
             controller.tearDown()
             io.finish()
         }
@@ -680,7 +668,7 @@ extension Catalogue {
             title: "declarative UI updates from user input",
             source: "Using Combine, pattern: declarative UI updates from user input; debugging pipelines with print",
             duration: 7,
-            body: SearchFieldDemo()
+            body: GithubTypingDemo.searchField
         ),
 
         Example(
@@ -688,7 +676,7 @@ extension Catalogue {
             title: "declarative UI updates from user input, debounced",
             source: "Using Combine, pattern: declarative UI updates from user input (with debounce)",
             duration: 4,
-            body: SearchDebounceDemo()
+            body: GithubTypingDemo.searchDebounced
         ),
 
         Example(
@@ -696,7 +684,7 @@ extension Catalogue {
             title: "cascading UI updates including a network request",
             source: "Using Combine, pattern: cascading UI updates including a network request",
             duration: 7,
-            body: CascadingUpdatesDemo()
+            body: GithubTypingDemo.cascadingUpdates
         ),
 
         Example(

@@ -8,22 +8,9 @@ import FoundationNetworking
 // encoding and decoding, multiple subscribers, debugging and type erasure. The network entries
 // (retry, decode) run against `ReferenceServicesProtocol` in place of the real services.
 
-/// The reference chapter's model types, under the book's names.
-enum ReferenceModels {
-    /// The `ip.jsontest.com` answer of the retry entry.
-    struct IPInfo: Codable {
-        // matching the data structure returned from ip.jsontest.com
-        var ip: String
-    }
-
-    /// The postman-echo answer of the encode and decode entries.
-    struct PostmanEchoTimeStampCheckResponse: Codable, Hashable {
-        let valid: Bool
-    }
-}
-
-private typealias IPInfo = ReferenceModels.IPInfo
-private typealias PostmanEchoTimeStampCheckResponse = ReferenceModels.PostmanEchoTimeStampCheckResponse
+// The reference chapter's model types are the patterns' (same names, same JSON).
+private typealias IPInfo = UsingCombineTests.IPInfo
+private typealias PostmanEchoTimeStampCheckResponse = UsingCombineTests.PostmanEchoTimeStampCheckResponse
 
 /// The error type the mapError entry converts into (the book's `ChangingErrorTests.APIError`).
 enum ReferenceAPIError: Error, CustomStringConvertible {

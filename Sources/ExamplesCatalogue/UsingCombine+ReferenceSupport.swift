@@ -67,31 +67,19 @@ extension ExampleContext {
 /// A request for `ip.jsontest.com` whose query contains `flaky` fails with a lost connection on
 /// its first two attempts; one containing `garbage` is answered with a body that is not JSON.
 /// Attempts are counted per URL, so each run of an example uses a URL of its own.
-final class ReferenceServicesProtocol: URLProtocol {
+final class ReferenceServicesProtocol: InProcessURLProtocol {
     /// A session whose requests this protocol answers.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [ReferenceServicesProtocol.self]
-        return URLSession(configuration: configuration)
-    }()
+    static let session = makeSession()
 
     /// The address the fixture reports as the caller's.
     static let ipAddress = "203.0.113.7"
 
-    private static let attempts = LockedAttempts()
+    override class var hosts: Set<String> { ["ip.jsontest.com", "postman-echo.com"] }
 
-    override class func canInit(with request: URLRequest) -> Bool {
-        ["ip.jsontest.com", "postman-echo.com"].contains(request.url?.host ?? "")
-    }
-
-    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
-
-    override func startLoading() {
-        guard let url = request.url else { return }
+    override class func answer(for url: URL, accept: String?) -> FixtureAnswer {
         let query = url.query ?? ""
-        if query.contains("flaky"), Self.attempts.next(for: url) <= 2 {
-            client?.urlProtocol(self, didFailWithError: URLError(.networkConnectionLost))
-            return
+        if query.contains("flaky"), FlakyRoutes.shared.nextAttempt(of: url.absoluteString) <= 2 {
+            return FixtureAnswer(failure: URLError(.networkConnectionLost))
         }
         let body: String
         if url.host == "postman-echo.com" {
@@ -99,29 +87,8 @@ final class ReferenceServicesProtocol: URLProtocol {
         } else if query.contains("garbage") {
             body = "<html>Service Unavailable</html>"
         } else {
-            body = #"{"ip": "\#(Self.ipAddress)"}"#
+            body = #"{"ip": "\#(ipAddress)"}"#
         }
-        let response = HTTPURLResponse(
-            url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-            headerFields: ["Content-Type": "application/json"])!
-        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        client?.urlProtocol(self, didLoad: Data(body.utf8))
-        client?.urlProtocolDidFinishLoading(self)
-    }
-
-    override func stopLoading() {}
-
-    /// How many times each URL has been asked for.
-    private final class LockedAttempts: @unchecked Sendable {
-        // @unchecked: `counts` is only touched under `lock`.
-        private let lock = NSLock()
-        private var counts: [URL: Int] = [:]
-
-        func next(for url: URL) -> Int {
-            lock.withLock {
-                counts[url, default: 0] += 1
-                return counts[url]!
-            }
-        }
+        return FixtureAnswer(body: Data(body.utf8))
     }
 }

@@ -48,19 +48,21 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         // Nobody else holds the object, so no `cancel()` can run concurrently, and one that ran
         // earlier has already taken the action (its writes happen before the last release).
         if cancelled.load(ordering: .relaxed) { return }
-        if let body = closure.take() {
-            body()
-        } else {
-            var inner: any Cancellable = Vacant()
-            swap(&inner, &cancellable)
-            inner.cancel()
-        }
+        runAction()
     }
 
     /// Runs the cancellation action if it has not run yet, then releases it.
     @inlinable
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        runAction()
+    }
+
+    /// Takes the action out and runs it: the closure, or else the wrapped cancellable's
+    /// `cancel()`. Only the caller that won `cancelled`, or `deinit`, gets here.
+    @inlinable
+    @inline(__always)
+    func runAction() {
         if let body = closure.take() {
             body()
         } else {

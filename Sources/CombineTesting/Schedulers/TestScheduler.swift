@@ -83,12 +83,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        precondition(
-            interval > 0,
-            "TestScheduler.schedule(after:interval:…): interval must be positive, got \(interval)"
-        )
-        let id = queue.enqueue(due: date, interval: interval, action)
-        return VirtualTimeCancellable(queue: queue, id: id)
+        queue.enqueueRepeating(due: date, interval: interval, caller: "TestScheduler.schedule(after:interval:…)", action)
     }
 
     /// The number of actions waiting to run (a repeating action counts once).

@@ -60,6 +60,17 @@ final class VirtualTimeQueue<Time: Strideable>: @unchecked Sendable {
         return id
     }
 
+    /// Enqueues `action` for `due` and then every `interval` after the previous due time, and
+    /// returns the token that stops the repetitions: the body of both virtual-time schedulers'
+    /// `schedule(after:interval:tolerance:options:_:)`, whose name `caller` gives in the trap.
+    /// - Precondition: `interval` is positive (a zero interval would repeat forever at one instant).
+    func enqueueRepeating(
+        due: Time, interval: Time.Stride, caller: String, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        precondition(interval > .zero, "\(caller): interval must be positive, got \(interval)")
+        return VirtualTimeCancellable(queue: self, id: enqueue(due: due, interval: interval, action))
+    }
+
     func cancel(_ id: UInt64) {
         // The entry's closure is released after unlocking: it may hold objects whose `deinit`
         // calls back into this queue.

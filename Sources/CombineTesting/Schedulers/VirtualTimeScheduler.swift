@@ -64,12 +64,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        precondition(
-            interval > .zero,
-            "VirtualTimeScheduler.schedule(after:interval:…): interval must be positive, got \(interval)"
-        )
-        let id = queue.enqueue(due: date, interval: interval, action)
-        return VirtualTimeCancellable(queue: queue, id: id)
+        queue.enqueueRepeating(due: date, interval: interval, caller: "VirtualTimeScheduler.schedule(after:interval:…)", action)
     }
 
     /// The number of actions waiting to run (a repeating action counts once).
