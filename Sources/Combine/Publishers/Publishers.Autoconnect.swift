@@ -158,7 +158,8 @@ extension Publishers.Autoconnect {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Autoconnect subscription request(_:)")
+            // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
+            guard demand != .none else { return }
             status.withLock { $0.subscription }?.request(demand)
         }
 

@@ -132,7 +132,8 @@ extension Publishers.Multicast {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Multicast subscription request(_:)")
+            // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
+            guard demand != .none else { return }
             status.withLock { $0.subscription }?.request(demand)
         }
 

@@ -57,6 +57,7 @@ struct OptionalPublisherOperatorsTests {
         #expect(values(some.reduce(1, +)) == ["5", "finished"])
         #expect(values(none.count()) == ["finished"])
         #expect(values(some.dropFirst()) == ["finished"])
-        #expect(values(some.output(in: 1...)) == ["finished"])
+        #expect(values(some.output(in: 1...5)) == ["finished"])
+        #expect(values(some.output(in: 0..<3)) == ["4", "finished"])
     }
 }
