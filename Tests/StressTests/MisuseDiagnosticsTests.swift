@@ -61,9 +61,11 @@ struct MisuseDiagnosticsTests {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = ZeroRequester<Int, Never>()
         subject.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
-        subject.send(1)
         #expect(subscriber.values == [])
         subscriber.subscription?.request(.max(1))
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
         #expect(subscriber.values == [1])
     }
 
