@@ -9,8 +9,16 @@ import Testing
 struct MisuseDiagnosticsTests {
     /// Requests `.none` as soon as it is subscribed.
     final class ZeroRequester<Input, Failure: Error>: Subscriber {
-        func receive(subscription: any Subscription) { subscription.request(.none) }
-        func receive(_ input: Input) -> Subscribers.Demand { .none }
+        private(set) var subscription: (any Subscription)?
+        private(set) var values: [Input] = []
+        func receive(subscription: any Subscription) {
+            self.subscription = subscription
+            subscription.request(.none)
+        }
+        func receive(_ input: Input) -> Subscribers.Demand {
+            values.append(input)
+            return .none
+        }
         func receive(completion: Subscribers.Completion<Failure>) {}
     }
 
@@ -39,10 +47,27 @@ struct MisuseDiagnosticsTests {
         }
     }
 
-    @Test func zeroDemandOnSequenceTraps() async {
-        await #expect(processExitsWith: .failure) {
-            [1, 2].publisher.subscribe(ZeroRequester<Int, Never>())
-        }
+    /// Apple ignores a zero request on a sequence publisher's subscription: nothing is delivered and
+    /// the next real request starts the delivery.
+    @Test func zeroDemandOnSequenceIsIgnored() {
+        let subscriber = ZeroRequester<Int, Never>()
+        [1, 2].publisher.subscribe(subscriber)
+        #expect(subscriber.values == [])
+        subscriber.subscription?.request(.max(1))
+        #expect(subscriber.values == [1])
+    }
+
+    /// Apple ignores a zero request on buffer's subscription, whatever the prefetch strategy.
+    @Test func zeroDemandOnBufferIsIgnored() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = ZeroRequester<Int, Never>()
+        subject.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        #expect(subscriber.values == [])
+        subscriber.subscription?.request(.max(1))
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        #expect(subscriber.values == [1])
     }
 
     @Test func zeroDemandOnOperatorsTraps() async {
@@ -52,15 +77,62 @@ struct MisuseDiagnosticsTests {
         await #expect(processExitsWith: .failure) {
             PassthroughSubject<Int, Never>().merge(with: Just(1)).subscribe(ZeroRequester<Int, Never>())
         }
-        await #expect(processExitsWith: .failure) {
-            PassthroughSubject<Int, Never>().buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest)
-                .subscribe(ZeroRequester<Int, Never>())
-        }
     }
 
     @Test func assertNoFailureTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Fail<Int, StressError>(error: StressError()).assertNoFailure("rule").sink { _ in }
+        }
+    }
+
+    /// A publisher that never hands out a subscription.
+    struct NeverSubscribes: Publisher {
+        typealias Output = Int
+        typealias Failure = Never
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+    }
+
+    /// A publisher that pushes a value its subscriber never asked for.
+    struct PushesWithoutDemand: Publisher {
+        typealias Output = Int
+        typealias Failure = Never
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+            subscriber.receive(subscription: Subscriptions.empty)
+            _ = subscriber.receive(1)
+        }
+    }
+
+    /// Apple builds `dropFirst(-1)` and subscribes it without complaint; only the arrival of the
+    /// upstream's subscription traps.
+    @Test func dropFirstNegativeCountIsAcceptedUntilTheSubscriptionArrives() {
+        let drop = NeverSubscribes().dropFirst(-1)
+        #expect(drop.count == -1)
+        let cancellable = drop.sink { _ in }
+        cancellable.cancel()
+    }
+
+    @Test func dropFirstNegativeCountTrapsWhenTheSubscriptionArrives() async {
+        await #expect(processExitsWith: .failure) {
+            _ = PassthroughSubject<Int, Never>().dropFirst(-1).sink { _ in }
+        }
+    }
+
+    @Test func optionalOutputInRangeTrapsOnlyWhereAppleTraps() async {
+        #expect(Optional(1).publisher.output(in: 0..<(Int.max - 2)).output == 1)
+        await #expect(processExitsWith: .failure) {
+            _ = Optional(1).publisher.output(in: -1..<3)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Optional(1).publisher.output(in: 0..<(Int.max - 1))
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Optional(1).publisher.output(in: 0...)
+        }
+    }
+
+    @Test func asyncPublisherValueWithNoNextWaitingTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = PushesWithoutDemand().values.makeAsyncIterator()
         }
     }
 

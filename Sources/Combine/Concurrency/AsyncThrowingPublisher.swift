@@ -41,8 +41,10 @@ public struct AsyncThrowingPublisher<P>: AsyncSequence where P: Publisher {
 
     /// Reads values one at a time from a subscription to the upstream, and throws its failure.
     ///
-    /// Use one iterator from one task at a time, as with every async iterator; overlapping calls
-    /// to ``next()`` trap.
+    /// Copies of an iterator read from the same subscription. Several ``next()`` calls may wait at
+    /// once: each requests one value, values go to the calls in the order they were made, and when
+    /// the upstream completes every waiting call returns (the oldest gets the completion). Cancelling the task of any
+    /// waiting call cancels the subscription and ends every waiting call with `nil`.
     public struct Iterator: AsyncIteratorProtocol {
         /// The values the upstream publishes.
         public typealias Element = P.Output

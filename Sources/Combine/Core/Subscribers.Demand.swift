@@ -256,14 +256,13 @@ extension Subscribers {
         // MARK: Codable
 
         /// Decodes a demand stored as its single unsigned raw count (unlimited as `2^63`).
+        ///
+        /// Any count above `Int.max` decodes as ``unlimited``, as in Apple's Combine; a negative
+        /// number is not an unsigned integer and fails to decode.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             let raw = try container.decode(UInt.self)
-            guard raw <= Demand.unlimitedRawValue else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "Demand raw value \(raw) is out of range")
-            }
-            self.init(rawValue: raw)
+            self.init(rawValue: Swift.min(raw, Demand.unlimitedRawValue))
         }
 
         /// Encodes the demand as its single unsigned raw count (unlimited as `2^63`).

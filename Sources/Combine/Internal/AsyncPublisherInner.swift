@@ -4,6 +4,11 @@ import TributaryLocks
 /// the iterator's `next()` into a demand of exactly one value, and hands the value (or the
 /// completion) to the suspended task.
 ///
+/// Copies of an iterator share this object, so several `next()` calls may wait at once (as in
+/// Apple's Combine): they queue in arrival order, each adds one to the demand, and each value
+/// resumes the oldest. Cancelling any waiting task cancels the upstream once and ends every
+/// waiting call with `nil`.
+///
 /// Everything the three actors (the upstream, the iterating task, the task's cancellation
 /// handler) touch lives in one locked ``AsyncPublisherInner/State``; each event computes what to do
 /// under the lock and does it after unlocking, so no continuation is resumed and no upstream call
@@ -33,7 +38,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
 
     @usableFromInline
     enum Upstream {
-        /// Not subscribed yet; a `next()` already waiting (in `waiting`) is requested on arrival.
+        /// Not subscribed yet; the `next()` calls already waiting are requested on arrival.
         case awaitingSubscription
         case subscribed(any Subscription)
         /// Finished, failed or cancelled; the subscription has been released.
@@ -50,8 +55,10 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     @usableFromInline
     struct State {
         @usableFromInline var upstream: Upstream = .awaitingSubscription
-        /// The `next()` call waiting for a value; at most one, since an iterator is not shared.
-        @usableFromInline var waiting: Continuation?
+        /// The `next()` calls waiting for a value, oldest first.
+        @usableFromInline var waiting: [Continuation] = []
+        /// One per `next()` made before the subscription arrived; requested together on arrival.
+        @usableFromInline var pendingDemand = 0
         /// A completion that arrived while no `next()` was waiting; reported by the next call.
         /// `.some(nil)` after it has been reported (and after cancellation): later calls end.
         @usableFromInline var completion: Subscribers.Completion<Failure>??
@@ -64,7 +71,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
 
     /// What to do after a subscription arrives.
     @usableFromInline
-    enum SubscriptionAction { case request, cancel, nothing }
+    enum SubscriptionAction { case request(Int), cancel, nothing }
 
     /// What to do after a `next()` call registered its continuation.
     @usableFromInline
@@ -85,66 +92,105 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             switch state.upstream {
             case .awaitingSubscription:
                 state.upstream = .subscribed(subscription)
-                return state.waiting == nil ? .nothing : .request
+                defer { state.pendingDemand = 0 }
+                return state.pendingDemand == 0 ? .nothing : .request(state.pendingDemand)
             case .subscribed, .terminal:
                 // A second subscription, or one arriving after cancellation: refuse it.
                 return .cancel
             }
         }
         switch action {
-        case .request: subscription.request(.max(1))
+        case .request(let count): subscription.request(.max(count))
         case .cancel: subscription.cancel()
         case .nothing: break
         }
     }
 
-    @inlinable
-    func receive(_ input: Output) -> Subscribers.Demand {
-        let waiting: Continuation? = state.withLock { state in
-            guard case .subscribed = state.upstream else { return nil }
-            let taken = state.waiting
-            state.waiting = nil
-            return taken
-        }
-        // A value nobody asked for (the upstream ignored demand) is dropped: buffering it would
-        // make the memory use depend on a misbehaving upstream.
-        waiting?.resume(returning: Delivery(.success(input)))
-        return .none
+    /// What a value does.
+    @usableFromInline
+    enum ValueAction {
+        /// Resume the oldest waiting call with the value.
+        case deliver(Continuation)
+        /// A value before the subscription: every waiting call ends with `nil`.
+        case endAll([Continuation])
+        /// Nobody asked for it: the upstream broke the demand contract.
+        case violation
+        case ignore
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let waiting: Continuation? = state.withLock { state in
-            guard case .subscribed = state.upstream else { return nil }
-            state.upstream = .terminal
-            if let taken = state.waiting {
-                state.waiting = nil
-                state.completion = .some(nil)
-                return taken
+    func receive(_ input: Output) -> Subscribers.Demand {
+        let action: ValueAction = state.withLock { state in
+            switch state.upstream {
+            case .awaitingSubscription:
+                state.pendingDemand = 0
+                defer { state.waiting = [] }
+                return .endAll(state.waiting)
+            case .subscribed:
+                if state.waiting.isEmpty { return .violation }
+                return .deliver(state.waiting.removeFirst())
+            case .terminal:
+                return .ignore
             }
-            state.completion = .some(completion)
-            return nil
         }
-        waiting?.resume(returning: Delivery(Self.result(of: completion)))
+        switch action {
+        case .deliver(let oldest):
+            oldest.resume(returning: Delivery(.success(input)))
+        case .endAll(let waiting):
+            for continuation in waiting { continuation.resume(returning: Delivery(.success(nil))) }
+        case .violation:
+            // Apple's Combine traps here too: every value must answer a `next()`.
+            // `fatalError`, not `precondition`, so the message survives optimised builds.
+            fatalError(
+                "Combine API misuse: AsyncPublisher received a value while no call of its iterator's next() was waiting for one")
+        case .ignore:
+            break
+        }
+        return .none
+    }
+
+    /// The oldest waiting call gets the completion (`nil` for `finished`, or the failure), the
+    /// others `nil`. With nobody waiting the completion is kept for the next call. A completion
+    /// after the first ends any waiting calls with `nil`.
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (waiting, first): ([Continuation], Bool) = state.withLock { state in
+            switch state.upstream {
+            case .awaitingSubscription:
+                return ([], false)
+            case .subscribed:
+                state.upstream = .terminal
+                state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)
+                defer { state.waiting = [] }
+                return (state.waiting, true)
+            case .terminal:
+                defer { state.waiting = [] }
+                return (state.waiting, false)
+            }
+        }
+        for (index, continuation) in waiting.enumerated() {
+            let result = first && index == 0 ? Self.result(of: completion) : .success(nil)
+            continuation.resume(returning: Delivery(result))
+        }
     }
 
     // MARK: Cancellable
 
-    /// Cancels the upstream subscription and ends a waiting `next()` with `nil`. Called by the
-    /// iterating task's cancellation handler and when the iterator is discarded.
+    /// Cancels the upstream subscription (once) and ends every waiting `next()` with `nil`.
+    /// Called by the cancellation handler of any iterating task and when the iterator is discarded.
     @inlinable
     func cancel() {
-        let (subscription, waiting): ((any Subscription)?, Continuation?) = state.withLock { state in
+        let (subscription, waiting): ((any Subscription)?, [Continuation]) = state.withLock { state in
             let subscription = state.upstream.subscription
             state.upstream = .terminal
+            state.pendingDemand = 0
             // A completion that arrived earlier and was not reported yet is kept for next().
             if state.completion == nil { state.completion = .some(nil) }
-            let taken = state.waiting
-            state.waiting = nil
-            return (subscription, taken)
+            defer { state.waiting = [] }
+            return (subscription, state.waiting)
         }
         subscription?.cancel()
-        waiting?.resume(returning: Delivery(.success(nil)))
+        for continuation in waiting { continuation.resume(returning: Delivery(.success(nil))) }
     }
 
     // MARK: Iteration
@@ -170,14 +216,12 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
                 state.completion = .some(nil)
                 return .resume(pending.map(Self.result(of:)) ?? .success(nil))
             }
-            if state.waiting != nil {
-                APIViolation.unexpected(
-                    "AsyncPublisher.Iterator.next() was called while another call on the same iterator was still waiting")
-            }
-            state.waiting = continuation
+            state.waiting.append(continuation)
             switch state.upstream {
             case .subscribed(let subscription): return .request(subscription)
-            case .awaitingSubscription: return .wait
+            case .awaitingSubscription:
+                state.pendingDemand += 1
+                return .wait
             case .terminal:
                 APIViolation.unexpected("AsyncPublisher terminal without a recorded completion")
             }

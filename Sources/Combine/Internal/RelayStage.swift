@@ -15,11 +15,18 @@ protocol RelayStage: AnyObject, Subscription {
     /// Apple's name for the operator: the stage's `description` unless it has its own, and the
     /// name in the message of the zero-demand precondition.
     static var operatorName: String { get }
+
+    /// Whether `request(.none)` is ignored, as Apple's stage does (`autoconnect`, `multicast`);
+    /// otherwise it traps, as Apple's does.
+    static var ignoresZeroRequest: Bool { get }
 }
 
 extension RelayStage {
     @usableFromInline
     var description: String { Self.operatorName }
+
+    @usableFromInline
+    static var ignoresZeroRequest: Bool { false }
 
     /// Keeps `subscription` if it is the first one and returns `true`; otherwise cancels it.
     @usableFromInline
@@ -64,6 +71,7 @@ extension RelayStage {
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
+        if demand == .none, Self.ignoresZeroRequest { return }
         demand.assertNonZero("Publishers.\(Self.operatorName) subscription request(_:)")
         forwardRequest(demand)
     }

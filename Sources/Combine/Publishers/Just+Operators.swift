@@ -156,12 +156,15 @@ extension Just {
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
-    /// The value when `range` includes position 0, otherwise an empty publisher.
+    /// The value when `range`, taken relative to `0..<Int.max`, starts at position 0; otherwise an
+    /// empty publisher.
+    ///
+    /// Only the lower bound counts, as in Apple's Combine: `0..<0` and `0...0` publish the value,
+    /// `1..<10` and `-10..<10` publish nothing. No range traps.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let positions = range.relative(to: 0..<Int.max)
-        if positions.lowerBound < 0 { APIViolation.invalidOperatorArgument("output(in:) needs a non-negative range") }
-        return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
+        return Optional<Output>.Publisher(positions.lowerBound == 0 ? output : nil)
     }
 
     /// The value when `maxLength` is at least 1, otherwise an empty publisher.

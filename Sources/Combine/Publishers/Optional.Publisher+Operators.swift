@@ -120,7 +120,13 @@ extension Optional.Publisher {
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
         let positions = range.relative(to: 0..<Int.max)
-        if positions.lowerBound < 0 { APIViolation.invalidOperatorArgument("output(in:) needs a non-negative range") }
+        // Apple's two rules for this specialisation: no negative start, and an end below Int.max - 1.
+        if positions.lowerBound < 0 {
+            APIViolation.invalidOperatorArgument("output(in:) needs a range starting at 0 or later, got \(positions)")
+        }
+        if positions.upperBound >= Int.max - 1 {
+            APIViolation.invalidOperatorArgument("output(in:) needs a range ending below Int.max - 1, got \(positions)")
+        }
         return Optional<Wrapped>.Publisher(positions.contains(0) ? output : nil)
     }
 

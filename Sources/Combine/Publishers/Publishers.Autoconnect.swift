@@ -125,6 +125,9 @@ extension Publishers.Autoconnect {
         @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
         @usableFromInline let name = LockedState("Autoconnect")
 
+        /// Apple ignores `request(.none)` on this subscription: no trap, nothing forwarded.
+        @usableFromInline static var ignoresZeroRequest: Bool { true }
+
         @usableFromInline
         init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
             self.downstream = downstream

@@ -112,7 +112,7 @@ extension Publishers.Concatenate {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:)")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             let current: (any Subscription)? = state.withLock { state in
                 guard state.phase != .terminal else { return nil }
                 state.demand += demand

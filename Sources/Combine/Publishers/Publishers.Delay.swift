@@ -136,7 +136,7 @@ extension Publishers.Delay {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:) on delay")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             state.withLock { $0.upstream.subscription }?.request(demand)
         }
 

@@ -18,7 +18,8 @@ extension Publishers {
         /// Wraps `upstream`; prefer `upstream.dropFirst(count)`.
         @inlinable
         public init(upstream: Upstream, count: Int) {
-            if count < 0 { APIViolation.invalidOperatorArgument("dropFirst(_:) needs a count >= 0, got \(count)") }
+            // A negative count is accepted here, as in Apple's Combine; it traps when the upstream's
+            // subscription arrives (see `NegativeCountTrap`).
             self.upstream = upstream
             self.count = count
         }
@@ -26,6 +27,9 @@ extension Publishers {
         /// Connects `subscriber` through a stage that counts off the dropped values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
+            guard count >= 0 else {
+                return upstream.subscribe(NegativeCountTrap(count: count))
+            }
             upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(remaining: count)))
         }
     }
@@ -60,6 +64,33 @@ extension Publishers.Drop {
             }
             return .demand(downstream.receive(input))
         }
+    }
+}
+
+extension Publishers.Drop {
+    /// Stands in for the operator when `count` is negative: Apple's Combine builds such a
+    /// `dropFirst` without complaint and traps only once the upstream's subscription arrives
+    /// (inside `subscribe` for a synchronous upstream), so this does the same.
+    @usableFromInline
+    final class NegativeCountTrap: Subscriber {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline let count: Int
+
+        @inlinable init(count: Int) { self.count = count }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            APIViolation.invalidOperatorArgument(
+                "dropFirst(_:) received its upstream subscription with count \(count); the count must be >= 0")
+        }
+
+        @usableFromInline
+        func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Failure>) {}
     }
 }
 

@@ -132,7 +132,7 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:)")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             let upstream: (any Subscription)? = state.withLock { state in
                 if case .awaitingSubscription = state.upstream { state.pendingDemand += demand }
                 return state.upstream.subscription

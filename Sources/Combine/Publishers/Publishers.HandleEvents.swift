@@ -138,7 +138,7 @@ extension Publishers.HandleEvents {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.HandleEvents subscription request(_:)")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             receiveRequest?(demand)
             forwardRequest(demand)
         }

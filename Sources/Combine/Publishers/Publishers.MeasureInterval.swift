@@ -102,7 +102,7 @@ extension Publishers.MeasureInterval {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:) on measureInterval")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             state.withLock { $0.upstream.subscription }?.request(demand)
         }
 

@@ -125,6 +125,9 @@ extension Publishers.Multicast {
 
         @usableFromInline static var operatorName: String { "Multicast" }
 
+        /// Apple ignores `request(.none)` on this subscription: no trap, nothing forwarded.
+        @usableFromInline static var ignoresZeroRequest: Bool { true }
+
         @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }

@@ -211,7 +211,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:) on receive(on:)")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             state.withLock { $0.upstream.subscription }?.request(demand)
         }
 
@@ -298,7 +298,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:) on receive(on:)")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             forward(demand)
         }
 

@@ -227,7 +227,8 @@ extension Publishers.Sequence {
 
         @inlinable
         func specializedRequest(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Sequence subscription request(_:)")
+            // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
+            guard demand != .none else { return }
             let body = self.body
             lock()
             guard body.pointee.downstream != nil else {

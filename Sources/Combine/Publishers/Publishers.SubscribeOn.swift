@@ -107,7 +107,7 @@ extension Publishers.SubscribeOn {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:) on subscribe(on:)")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             guard let upstream = state.withLock({ $0.upstream.subscription }) else { return }
             scheduler.schedule(options: options) {
                 upstream.request(demand)

@@ -202,7 +202,8 @@ extension Publishers.Throttle {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:) on throttle")
+            // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
+            guard demand != .none else { return }
             state.withLock { $0.demand += demand }
         }
 

@@ -180,7 +180,7 @@ extension Publishers.Timeout {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Subscription.request(_:) on timeout")
+            // Apple accepts request(.none) here and forwards it unchanged upstream.
             state.withLock { $0.upstream.subscription }?.request(demand)
         }
 

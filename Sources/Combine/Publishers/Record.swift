@@ -192,7 +192,8 @@ extension Record {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Record subscription request(_:)")
+            // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
+            guard demand != .none else { return }
             specializedDeliver(self, demand)
         }
 

@@ -50,16 +50,6 @@ struct AsyncPublisherTests {
         #expect(probe.requests.isEmpty)
     }
 
-    @Test func valuesWithoutDemandAreDropped() async {
-        let probe = Probe()
-        var iterator = probe.values.makeAsyncIterator()
-        #expect(probe.send(1) == .none)  // no next() waiting: dropped
-        let consumer = Task { await iterator.next() }
-        #expect(await eventually { probe.requests.count == 1 })
-        #expect(probe.send(2) == .none)
-        #expect(await consumer.value == 2)
-    }
-
     @Test func cancellingTheTaskCancelsTheSubscriptionAndReleasesEverything() async {
         let probe = Probe()
         let consumer = Task {

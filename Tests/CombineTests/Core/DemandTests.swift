@@ -82,6 +82,24 @@ struct DemandTests {
         }
     }
 
+    @Test func codableFormIsOneUnsignedInteger() throws {
+        let data = try JSONEncoder().encode([Demand.max(7), .unlimited])
+        #expect(String(decoding: data, as: UTF8.self) == "[7,9223372036854775808]")
+    }
+
+    @Test func decodingAboveIntMaxGivesUnlimited() throws {
+        for text in ["[9223372036854775808]", "[9223372036854775809]", "[18446744073709551615]"] {
+            #expect(try JSONDecoder().decode([Demand].self, from: Data(text.utf8)) == [.unlimited])
+        }
+        #expect(try JSONDecoder().decode([Demand].self, from: Data("[9223372036854775807]".utf8)) == [.max(Int.max)])
+    }
+
+    @Test func decodingANegativeNumberFails() {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([Demand].self, from: Data("[-1]".utf8))
+        }
+    }
+
     @Test func negativeMaxTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Subscribers.Demand.max(-1)

@@ -67,4 +67,15 @@ struct JustOperatorsTests {
         #expect(syncEvents(Just(3).tryMap { _ -> Int in throw E.boom }) == ["failure(boom)"])
         #expect(syncEvents(Just(3).tryScan(0) { _, _ -> Int in throw E.boom }) == ["failure(boom)"])
     }
+
+    /// Apple's `Just.output(in:)` never traps and looks only at where the range starts, taken
+    /// relative to `0..<Int.max`.
+    @Test func outputInRangePublishesTheValueOnlyForARangeStartingAtZero() {
+        #expect(syncEvents(Just(3).output(in: -10..<10)) == ["finished"])
+        #expect(syncEvents(Just(3).output(in: 0..<0)) == ["3", "finished"])
+        #expect(syncEvents(Just(3).output(in: 0...0)) == ["3", "finished"])
+        #expect(syncEvents(Just(3).output(in: 1..<10)) == ["finished"])
+        #expect(syncEvents(Just(3).output(in: 0...)) == ["3", "finished"])
+        #expect(syncEvents(Just(3).output(in: ..<5)) == ["3", "finished"])
+    }
 }

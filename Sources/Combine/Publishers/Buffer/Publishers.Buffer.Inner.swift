@@ -83,7 +83,8 @@ extension Publishers.Buffer {
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Buffer subscription request(_:)")
+            // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
+            guard demand != .none else { return }
             if state.withLock({ $0.request(demand) }) { drain() }
             topUpUpstream()
         }
