@@ -101,6 +101,20 @@ func fmt<F: Error>(_ completion: Subscribers.Completion<F>) -> String {
     }
 }
 
+/// Which object a subscriber was handed: one of the upstream's recording subscriptions (passed
+/// through) by name, or an object of the library's own.
+func identity(_ object: Any) -> String {
+    if let subscription = object as? RecordingSubscription { return subscription.name }
+    return "own"
+}
+
+/// Emits the shape of a library object on a line of its own, marked `~`: the driver compares
+/// shapes per operator, not per scenario (they rarely depend on the script).
+func emitShape(_ what: String, _ object: Any) {
+    if object is RecordingSubscription { return }
+    emit("~ \(what) \(describe(object))")
+}
+
 /// How an object shows itself: its description (only when it supplies one: the default
 /// description spells out private stored properties), which of the display protocols it adopts,
 /// its mirror's child labels and its playground description.
@@ -184,7 +198,8 @@ final class HandDriven: Publisher {
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
         let index = attached.count + 1
-        emit("\(name).attach#\(index) \(describe(subscriber))")
+        emit("\(name).attach#\(index)")
+        emitShape("\(name).attach#\(index)", subscriber)
         attached.append(Attached(
             index: index,
             subscription: { subscriber.receive(subscription: $0) },
@@ -243,7 +258,8 @@ final class Tracker<Input, Failure: Error>: Subscriber, CustomStringConvertible 
     var subscription: Subscription?
 
     func receive(subscription: Subscription) {
-        emit("D.subscription(\(describe(subscription)))")
+        emit("D.subscription(\(identity(subscription)))")
+        emitShape("D.subscription", subscription)
         self.subscription = subscription
     }
 

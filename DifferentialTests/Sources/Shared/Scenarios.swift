@@ -94,7 +94,7 @@ final class Context {
         }
         endState = { [weak tracker] in
             guard let subscription = tracker?.subscription else { return }
-            emit("end: D's subscription \(describe(subscription))")
+            emitShape("end: D's subscription", subscription)
         }
     }
 

@@ -3,7 +3,10 @@
 //
 //     == <entry>|<script>          the scenario's key (script events separated by spaces)
 //     <trace lines>
-//     !! ok | trap(<signal>) | hang | exit(<code>)
+//     !! ok | trap | hang | exit(<code>)
+//
+// Lines starting with `~` carry the shape of a library object (description, mirror labels,
+// playground description, conformances); the driver compares those per operator.
 //
 // A trap ends only the scenario that raised it: see `runAll(_:)`.
 //
@@ -140,7 +143,9 @@ func runAll(_ scenarios: [(key: String, entry: Entry, script: [Event])]) {
         } else if signal == SIGALRM {
             emit("!! hang")
         } else {
-            emit("!! trap(\(signal == SIGTRAP || signal == SIGILL ? "trap" : "signal \(signal)"))")
+            // fatalError, preconditions and the runtime's own checks raise SIGILL or SIGTRAP; an
+            // abort (SIGABRT) or a bad access counts as a trap as well.
+            emit("!! trap")
         }
         start = progress.pointee + 1
     }
