@@ -251,8 +251,11 @@ final class HandDriven: Publisher {
 
 // MARK: - Tracking downstream
 
-/// The downstream at the end of every scenario: records what it receives and answers `.none`
-/// everywhere; the script makes its requests and its cancel.
+/// What `D` answers to each value: `.none` unless the entry says otherwise.
+var downstreamAnswer = Subscribers.Demand.none
+
+/// The downstream at the end of every scenario: records what it receives and answers
+/// `downstreamAnswer` to each value; the script makes its other requests and its cancel.
 final class Tracker<Input, Failure: Error>: Subscriber, CustomStringConvertible {
     let combineIdentifier = CombineIdentifier()
     var subscription: Subscription?
@@ -264,8 +267,8 @@ final class Tracker<Input, Failure: Error>: Subscriber, CustomStringConvertible 
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        emit("D.value(\(input)) -> none")
-        return .none
+        emit("D.value(\(input)) -> \(fmt(downstreamAnswer))")
+        return downstreamAnswer
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

@@ -162,12 +162,46 @@ func resultPublisher(_ value: Result<Int, TestError>) -> some Publisher<Int, Tes
     #endif
 }
 
+/// A top-level encoder and decoder that need no serialisation format: values become their
+/// description, and the decoder fails on "2".
+struct DescriptionEncoder: TopLevelEncoder {
+    func encode<T: Encodable>(_ value: T) throws -> String { "\(value)" }
+}
+
+struct DescriptionDecoder: TopLevelDecoder {
+    func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        guard text != "2", let value = Int(text) as? T else { throw TestError.thrown }
+        return value
+    }
+}
+
+/// The same entry with `D` answering `max(1)` to every value.
+func answeringOne(_ entry: Entry) -> Entry {
+    Entry(name: entry.name + " [D answers max(1)]", events: entry.events) { context in
+        downstreamAnswer = .max(1)
+        entry.build(context)
+    }
+}
+
 final class Model: ObservableObject {
     @Published var value = 0
 }
 
 /// Every operator and publisher the harness covers, with its fixed closures.
-let table: [Entry] = [
+let table: [Entry] = baseTable + answeringOneTable
+
+/// The entries whose demand accounting is worth a second run with `D` asking for more from
+/// inside `receive(_:)`.
+let answeringOneTable: [Entry] = [
+    "filter", "compactMap", "tryFilter", "removeDuplicates", "dropFirst", "drop(while:)", "prefix(2)",
+    "output(in:)", "collect(2)", "replaceEmpty", "append", "prepend", "zip(Just)", "zip(U)",
+    "flatMap(Just)", "flatMap(max 1, Sequence)", "switchToLatest(Just)", "catch(U)", "retry(1)",
+    "buffer(byRequest,dropOldest)", "buffer(keepFull,dropNewest)", "share", "multicast(subject:)",
+    "debounce", "throttle(latest:true)", "delay", "receive(on:)", "Sequence", "Record",
+    "PassthroughSubject", "CurrentValueSubject", "Published", "Future",
+].map { name in answeringOne(baseTable.first { $0.name == name }!) }
+
+let baseTable: [Entry] = [
     // Stateless and per-value operators.
     op("map") { c in c.attach(c.u.map { $0 * 10 }) },
     op("tryMap") { c in c.attach(c.u.tryMap { try check($0) * 10 }) },
@@ -202,6 +236,8 @@ let table: [Entry] = [
     },
     op("print") { c in c.attach(c.u.print("p", to: TraceStream())) },
     op("eraseToAnyPublisher") { c in c.attach(c.u.eraseToAnyPublisher()) },
+    op("encode") { c in c.attach(c.u.encode(encoder: DescriptionEncoder())) },
+    op("decode") { c in c.attach(c.u.map(\.description).decode(type: Int.self, decoder: DescriptionDecoder())) },
 
     // Dropping and taking.
     op("dropFirst") { c in c.attach(c.u.dropFirst()) },
@@ -249,6 +285,7 @@ let table: [Entry] = [
     op("zip(Just)") { c in c.attach(c.u.zip(Just(5).setFailureType(to: TestError.self))) },
     op("zip(U)") { c in c.attach(c.u.zip(c.u)) },
     op("zip(U,U)") { c in c.attach(c.u.zip(c.u, c.u)) },
+    op("zip(U,U,U)") { c in c.attach(c.u.zip(c.u, c.u, c.u)) },
     op("flatMap(Just)") { c in c.attach(c.u.flatMap { Just($0 * 10).setFailureType(to: TestError.self) }) },
     op("flatMap(max 1, Sequence)") { c in
         c.attach(c.u.flatMap(maxPublishers: .max(1)) { [$0, $0 * 10].publisher.setFailureType(to: TestError.self) })
@@ -285,6 +322,9 @@ let table: [Entry] = [
     op("measureInterval", timeEvents) { c in c.attach(c.u.measureInterval(using: c.t).map(\.ticks)) },
     op("receive(on:)", timeEvents) { c in c.attach(c.u.receive(on: c.t)) },
     op("subscribe(on:)", timeEvents) { c in c.attach(c.u.subscribe(on: c.t)) },
+    op("receive(on: Immediate)") { c in c.attach(c.u.receive(on: ImmediateScheduler.shared)) },
+    op("subscribe(on: Immediate)") { c in c.attach(c.u.subscribe(on: ImmediateScheduler.shared)) },
+    op("delay(Immediate)") { c in c.attach(c.u.delay(for: .zero, scheduler: ImmediateScheduler.shared)) },
 
     // Publishers without an upstream.
     op("Just", sourceEvents) { c in c.attach(Just(1)) },
