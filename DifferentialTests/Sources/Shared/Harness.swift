@@ -19,15 +19,38 @@ import Darwin
 
 // MARK: - Trace
 
-/// Writes one trace line to standard output at once, unbuffered, so that the lines written before
-/// a trap survive it and nothing is duplicated across `fork()`.
-func emit(_ line: String) {
-    if teardown.lines != nil {
-        teardown.lines!.append(normalise(line))
-        return
+/// The trace is collected in memory shared with the parent process (see `runAll` in main.swift)
+/// and written out once per scenario: the lines written before a trap survive it (the parent
+/// writes them), and a scenario costs one `write` instead of one per line.
+enum TraceBuffer {
+    static let capacity = 1 << 20
+    /// [progress: Int][length: Int][bytes…], shared across `fork()`.
+    static let region: UnsafeMutableRawPointer = {
+        let size = 2 * MemoryLayout<Int>.size + capacity
+        return mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)!
+    }()
+    static var progress: UnsafeMutablePointer<Int> { region.assumingMemoryBound(to: Int.self) }
+    static var length: UnsafeMutablePointer<Int> { (region + MemoryLayout<Int>.size).assumingMemoryBound(to: Int.self) }
+    static var bytes: UnsafeMutablePointer<UInt8> {
+        (region + 2 * MemoryLayout<Int>.size).assumingMemoryBound(to: UInt8.self)
     }
-    var text = normalise(line) + "\n"
-    text.withUTF8 { buffer in
+
+    static func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+        if length.pointee + buffer.count > capacity { flush() }
+        if buffer.count > capacity {
+            writeAll(buffer)
+            return
+        }
+        (bytes + length.pointee).update(from: buffer.baseAddress!, count: buffer.count)
+        length.pointee += buffer.count
+    }
+
+    static func flush() {
+        writeAll(UnsafeBufferPointer(start: bytes, count: length.pointee))
+        length.pointee = 0
+    }
+
+    static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>) {
         var offset = 0
         while offset < buffer.count {
             let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
@@ -35,6 +58,16 @@ func emit(_ line: String) {
             offset += written
         }
     }
+}
+
+/// Adds one line to the trace.
+func emit(_ line: String) {
+    if teardown.lines != nil {
+        teardown.lines!.append(normalise(line))
+        return
+    }
+    var text = normalise(line) + "\n"
+    text.withUTF8 { TraceBuffer.append($0) }
 }
 
 /// Removes what differs between the libraries without being behaviour: the module name and

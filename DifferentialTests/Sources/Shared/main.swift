@@ -110,26 +110,46 @@ enum teardown {
     }
 }
 
-/// Runs `scenarios` from `start` on in a forked child, in one process while nothing traps. The
-/// child records the index of the scenario it is running in memory shared with the parent; when
-/// the child dies, the parent writes the outcome of that scenario and forks again after it.
-func runAll(_ scenarios: [(key: String, entry: Entry, script: [Event])]) {
-    let shared = mmap(nil, MemoryLayout<Int>.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)!
-    let progress = shared.bindMemory(to: Int.self, capacity: 1)
+/// One entry and the scripts it runs.
+struct Plan {
+    let entry: Entry
+    let scripts: [[Event]]
+}
+
+/// Runs every scenario of `plans` in order, from a forked child, in one process while nothing
+/// traps. The child records the index of the scenario it is running in memory shared with the
+/// parent; when the child dies, the parent writes what that scenario traced, then its outcome,
+/// and forks again from the next scenario.
+func runAll(_ plans: [Plan]) {
+    let total = plans.reduce(0) { $0 + $1.scripts.count }
     var start = 0
-    while start < scenarios.count {
-        progress.pointee = start
+    while start < total {
+        TraceBuffer.progress.pointee = start
+        TraceBuffer.length.pointee = 0
         let pid = fork()
         if pid == 0 {
             let devNull = open("/dev/null", O_WRONLY)
             dup2(devNull, 2)
-            for index in start..<scenarios.count {
-                progress.pointee = index
-                alarm(5)
-                let scenario = scenarios[index]
-                emit("== \(scenario.key)")
-                run(scenario.entry, scenario.script)
-                emit("!! ok")
+            var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+            setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
+            // Skip to the plan holding scenario `start` without walking the scenarios before it.
+            var index = 0
+            var firstPlan = 0
+            while index + plans[firstPlan].scripts.count <= start {
+                index += plans[firstPlan].scripts.count
+                firstPlan += 1
+            }
+            for plan in plans[firstPlan...] {
+                for script in plan.scripts {
+                    defer { index += 1 }
+                    if index < start { continue }
+                    TraceBuffer.progress.pointee = index
+                    alarm(5)
+                    emit("== \(plan.entry.name)|\(script.map(\.rawValue).joined(separator: " "))")
+                    run(plan.entry, script)
+                    emit("!! ok")
+                    TraceBuffer.flush()
+                }
             }
             _exit(0)
         }
@@ -147,7 +167,8 @@ func runAll(_ scenarios: [(key: String, entry: Entry, script: [Event])]) {
             // abort (SIGABRT) or a bad access counts as a trap as well.
             emit("!! trap")
         }
-        start = progress.pointee + 1
+        TraceBuffer.flush()
+        start = TraceBuffer.progress.pointee + 1
     }
 }
 
@@ -167,15 +188,14 @@ while !arguments.isEmpty {
     default: fatalError("unknown argument \(argument)")
     }
 }
-var scenarios: [(key: String, entry: Entry, script: [Event])] = []
+var plans: [Plan] = []
 for entry in table where only.isEmpty || only.contains(entry.name) {
     let scripts = exhaustiveScripts(entry.events) + randomScripts(entry, count: randomCount, seed: seed)
     if listOnly {
         emit("\(entry.name)\t\(scripts.count)")
-        continue
-    }
-    for script in scripts {
-        scenarios.append((entry.name + "|" + script.map(\.rawValue).joined(separator: " "), entry, script))
+    } else {
+        plans.append(Plan(entry: entry, scripts: scripts))
     }
 }
-runAll(scenarios)
+TraceBuffer.flush()
+runAll(plans)
