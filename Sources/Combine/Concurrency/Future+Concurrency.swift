@@ -95,7 +95,7 @@ final class FutureValueWaiter<Output, Failure: Error>: Subscriber, @unchecked Se
             if cancelledAlready {
                 continuation.resume(returning: Delivery(result: .success(.cancelled)))
             } else {
-                future.subscribe(self)
+                future.receive(subscriber: self)
             }
         }.result
     }

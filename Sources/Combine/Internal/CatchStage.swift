@@ -98,7 +98,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
             guard state.withLock({ $0.upstreamFailed() }) else { return }
             switch strategy.replacement(for: error) {
             case .success(let replacement):
-                replacement.subscribe(ReplacementSubscriber(stage: self))
+                replacement.receive(subscriber: ReplacementSubscriber(stage: self))
             case .failure(let error):
                 if state.withLock({ $0.handlerFailed() }) { downstream.receive(completion: .failure(error)) }
             }

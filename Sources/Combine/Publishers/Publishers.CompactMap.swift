@@ -21,7 +21,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that skips `nil` results.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
         }
     }
 
@@ -47,7 +47,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that skips `nil` results.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
         }
     }
 }

@@ -30,7 +30,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
             let inner = Inner(downstream: subscriber, suffix: suffix)
             subscriber.receive(subscription: inner)
-            prefix.subscribe(Side(inner: inner, isPrefix: true))
+            prefix.receive(subscriber: Side(inner: inner, isPrefix: true))
         }
     }
 }
@@ -103,7 +103,7 @@ extension Publishers.Concatenate {
             guard let next else { return }
             if let next {
                 suffix = nil
-                next.subscribe(Side(inner: self, isPrefix: false))
+                next.receive(subscriber: Side(inner: self, isPrefix: false))
             } else {
                 suffix = nil
                 downstream.receive(completion: completion)

@@ -28,9 +28,9 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             guard count >= 0 else {
-                return upstream.subscribe(NegativeCountTrap(count: count))
+                return upstream.receive(subscriber: NegativeCountTrap(count: count))
             }
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(remaining: count)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(remaining: count)))
         }
     }
 }

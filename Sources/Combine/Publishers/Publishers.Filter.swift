@@ -23,7 +23,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that drops rejected values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(isIncluded: isIncluded)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(isIncluded: isIncluded)))
         }
     }
 
@@ -51,7 +51,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that drops rejected values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(isIncluded: isIncluded)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(isIncluded: isIncluded)))
         }
     }
 }

@@ -24,7 +24,7 @@ extension Publishers {
         /// Connects `subscriber` through a lightweight stage that applies `transform`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 
@@ -50,7 +50,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that can stop the stream when `transform` throws.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
         }
     }
 }

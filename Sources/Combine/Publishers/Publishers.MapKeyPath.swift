@@ -21,7 +21,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
             let keyPath = self.keyPath
-            upstream.subscribe(Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) { $0[keyPath: keyPath] })
+            upstream.receive(subscriber: Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) { $0[keyPath: keyPath] })
         }
     }
 
@@ -51,7 +51,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1), Upstream.Failure == S.Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1
-            upstream.subscribe(Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
+            upstream.receive(subscriber: Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
             })
         }
@@ -89,7 +89,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1, Output2), Upstream.Failure == S.Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1, keyPath2 = self.keyPath2
-            upstream.subscribe(Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
+            upstream.receive(subscriber: Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
             })
         }

@@ -51,7 +51,7 @@ extension Publishers {
         /// Attaches `subscriber` to the subject, through a stage that shows itself as
         /// `Multicast`.
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.subscribe(Inner(downstream: subscriber))
+            subject.receive(subscriber: Inner(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream, starting the flow of events. Cancel the result
@@ -61,7 +61,7 @@ extension Publishers {
         /// (it is not an `AnyCancellable`): `_ = multicast.connect()` stays connected.
         public final func connect() -> any Cancellable {
             let connection = SubjectSubscriber(subject)
-            upstream.subscribe(connection)
+            upstream.receive(subscriber: connection)
             return connection
         }
     }

@@ -28,7 +28,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that counts positions.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(range: range)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(range: range)))
         }
     }
 }

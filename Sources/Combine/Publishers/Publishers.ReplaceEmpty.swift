@@ -24,7 +24,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that notices an empty stream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(replacement: output)))
+            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(replacement: output)))
         }
     }
 }

@@ -242,7 +242,7 @@ extension Publishers.Retry {
         func subscribeAttempts(startingWith generation: Int) {
             var next: Int? = generation
             while let attempt = next {
-                upstream.subscribe(Attempt(inner: self, generation: attempt))
+                upstream.receive(subscriber: Attempt(inner: self, generation: attempt))
                 next = state.withLock { $0.subscribeReturned() }
             }
         }

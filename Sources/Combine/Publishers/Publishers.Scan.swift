@@ -25,7 +25,7 @@ extension Publishers {
         /// Connects `subscriber`; each subscription starts from `initialResult` again.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.subscribe(FilteringStage(
+            upstream.receive(subscriber: FilteringStage(
                 downstream: subscriber,
                 strategy: Strategy(accumulator: initialResult, next: nextPartialResult)))
         }
@@ -57,7 +57,7 @@ extension Publishers {
         /// Connects `subscriber`; each subscription starts from `initialResult` again.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.subscribe(FilteringStage(
+            upstream.receive(subscriber: FilteringStage(
                 downstream: subscriber,
                 strategy: Strategy(accumulator: initialResult, next: nextPartialResult)))
         }

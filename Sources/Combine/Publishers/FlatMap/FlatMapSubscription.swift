@@ -194,7 +194,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receiveUpstream(_ value: UpstreamOutput) {
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return }
-        transform(value).subscribe(Inner(index: index, generation: generation, parent: self))
+        transform(value).receive(subscriber: Inner(index: index, generation: generation, parent: self))
     }
 
     @inlinable

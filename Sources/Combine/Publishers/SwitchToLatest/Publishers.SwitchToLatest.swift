@@ -26,7 +26,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
-            upstream.subscribe(SwitchToLatestSubscription<P, S>.Outer(parent: subscription))
+            upstream.receive(subscriber: SwitchToLatestSubscription<P, S>.Outer(parent: subscription))
         }
     }
 }

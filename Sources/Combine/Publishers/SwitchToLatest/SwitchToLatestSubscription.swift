@@ -33,7 +33,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func receiveUpstream(_ publisher: P) {
         guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return }
         previous?.cancel()
-        publisher.subscribe(Inner(generation: generation, parent: self))
+        publisher.receive(subscriber: Inner(generation: generation, parent: self))
     }
 
     @inlinable
