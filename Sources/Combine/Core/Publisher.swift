@@ -25,9 +25,9 @@ extension Publisher {
     /// Attaches `subscriber` to this publisher.
     ///
     /// Always use this method, rather than ``receive(subscriber:)``, to connect a subscriber: it is
-    /// the single entry point the library instruments. While an `_Introspection` handler is
-    /// enabled, the attach is reported to it and the subscriber is watched for its whole life;
-    /// otherwise the cost is one atomic load before calling ``receive(subscriber:)``.
+    /// the entry point the library instruments. While an `_Introspection` handler is enabled, the
+    /// attach is reported to it and the subscriber is watched for its whole life; otherwise the
+    /// cost is one atomic load before calling ``receive(subscriber:)``.
     @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where Self.Failure == S.Failure, Self.Output == S.Input {
         if _slowPath(IntrospectionRegistry.isActive) {

@@ -15,6 +15,13 @@
 /// Callbacks run on whatever thread the event happens on, possibly several at once, and never
 /// under a lock of the library, so a handler may subscribe, request or cancel from a callback.
 /// While no handler is enabled the hook costs one atomic load per `subscribe` and nothing per value.
+///
+/// Difference from Apple's Combine: Apple's operators also attach their own subscriber to their
+/// upstream through `subscribe(_:)`, so a pipeline reports one attach per stage. Here operators
+/// attach with `receive(subscriber:)`, and only attaches your code makes through `subscribe(_:)`
+/// (including `sink`, `assign` and `subscribe` on a subject) are reported: routing every stage
+/// through the one generic `subscribe(_:)` stops the compiler from specialising long pipelines
+/// (measured: five times the instructions per value on `scan` → `removeDuplicates` → `collect`).
 public protocol _Introspection: AnyObject {
     /// Called just before `publisher` attaches `subscriber` (before its `receive(subscriber:)` runs).
     func willReceive<P: Publisher, S: Subscriber>(publisher: P, subscriber: S)
