@@ -6,74 +6,10 @@ import Foundation
 // sections of the chapters that needed a run loop of the example's own, a pacing gate for
 // virtual time, or (for breakpoints) a way to show what would stop without stopping.
 
-/// Thread numbers for the RunLoop page: the example's run-loop thread, standing in for the
-/// playground's main thread, is thread 1; every other thread gets the next number the first time
-/// it shows up (pool threads, whose numbers depend on the machine).
-final class RunLoopThreadNumbers: @unchecked Sendable {
-    // @unchecked: `numbers` is only touched under `lock`.
-    private let lock = NSLock()
-    private var numbers: [pthread_t: Int] = [:]
-    private let runLoopThread: ExampleRunLoopThread
-
-    init(mainStandIn runLoopThread: ExampleRunLoopThread) {
-        self.runLoopThread = runLoopThread
-    }
-
-    /// The current thread's number.
-    var current: Int {
-        if runLoopThread.isCurrent { return 1 }
-        let thread = pthread_self()
-        return lock.withLock {
-            if let number = numbers[thread] { return number }
-            let number = numbers.count + 2
-            numbers[thread] = number
-            return number
-        }
-    }
-}
-
-/// The RunLoop page's `ThreadRecorder`: records each value's threads and shows them as a line,
-/// and keeps the subscription the page's scheduled action cancels.
-final class RunLoopThreadRecorder: @unchecked Sendable {
-    // @unchecked: `subscription` is set once on the run-loop thread before any value flows and
-    // cancelled from the virtual clock's thread after the last value was shown.
-    let io: ExampleIO
-    let threads: RunLoopThreadNumbers
-    /// The subscription the page's scheduled action cancels (the book's `ThreadRecorder.subscription`).
-    var subscription: AnyCancellable?
-
-    init(io: ExampleIO, threads: RunLoopThreadNumbers) {
-        self.io = io
-        self.threads = threads
-    }
-
-    func show(_ trail: ThreadTrail) {
-        io.print("\(trail.value): " + trail.threads.map { "thread \($0)" }.joined(separator: " → "))
-    }
-}
-
-extension Publisher where Output == Int {
-    /// Starts a value's trail with the current thread.
-    func recordThread(using recorder: RunLoopThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
-        map { ThreadTrail(value: $0, threads: [recorder.threads.current]) }
-    }
-}
-
-extension Publisher where Output == ThreadTrail {
-    /// Adds the current thread to each value's trail.
-    func recordThread(using recorder: RunLoopThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
-        map { trail in
-            var trail = trail
-            trail.threads.append(recorder.threads.current)
-            return trail
-        }
-    }
-}
-
 /// Holds the page's `var threadRecorder: ThreadRecorder? = nil` across threads.
 private final class RecorderSlot: @unchecked Sendable {
     // @unchecked: written once on the run-loop thread during setup, read after it.
-    var recorder: RunLoopThreadRecorder?
+    var recorder: ThreadRecorder?
 }
 
 /// Kodeco ch. 17, RunLoop: the chapter's one-second counting timer, values hopped to
@@ -108,7 +44,7 @@ struct RunLoopRecording: ScheduledExampleBody {
 
         let threadRecorder = RecorderSlot()
 
-        let setupPublisher = { (recorder: RunLoopThreadRecorder) -> AnyPublisher<ThreadTrail, Never> in
+        let setupPublisher = { (recorder: ThreadRecorder) -> AnyPublisher<ThreadTrail, Never> in
             if subscribeOnGlobalQueue {
                 return source
                     .subscribe(on: DispatchQueue.global())
@@ -129,7 +65,7 @@ struct RunLoopRecording: ScheduledExampleBody {
 
         // What the book's ThreadRecorderView does on the main thread: build the pipeline and
         // subscribe, here on the run loop's own thread.
-        let recorder = RunLoopThreadRecorder(io: io, threads: RunLoopThreadNumbers(mainStandIn: mainRunLoopThread))
+        let recorder = ThreadRecorder(io: io, threads: ThreadNumbers(mainStandIn: mainRunLoopThread))
         mainRunLoopThread.sync {
             recorder.subscription = setupPublisher(recorder)
                 .sink { trail in

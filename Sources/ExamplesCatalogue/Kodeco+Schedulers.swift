@@ -24,14 +24,21 @@ final class ThreadNumbers: @unchecked Sendable {
         return key
     }()
 
-    init() {
+    /// The thread that is number 1 when an example runs its own run loop in place of the
+    /// playground's main one (Kodeco ch. 17's RunLoop page); otherwise the main thread and queue.
+    private let mainStandIn: ExampleRunLoopThread?
+
+    init(mainStandIn: ExampleRunLoopThread? = nil) {
+        self.mainStandIn = mainStandIn
         _ = Self.mainQueueKey
     }
 
     /// The current thread's number.
     var current: Int {
         let thread = pthread_self()
-        if Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true {
+        if let mainStandIn {
+            if mainStandIn.isCurrent { return 1 }
+        } else if Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true {
             return 1
         }
         return lock.withLock {
@@ -229,9 +236,14 @@ struct ThreadTrail {
 
 /// The text stand-in for the chapter's `ThreadRecorderView`: one line per value from the source
 /// timer, listing the threads it passed through, record point by record point.
-final class ThreadRecorder {
+final class ThreadRecorder: @unchecked Sendable {
+    // @unchecked: `subscription` is set once before any value flows and cancelled after the last
+    // value was shown (the RunLoop page's scheduled action); the rest is immutable.
     let io: ExampleIO
     let threads: ThreadNumbers
+    /// The subscription the RunLoop page's scheduled action cancels (the book's
+    /// `ThreadRecorder.subscription`).
+    var subscription: AnyCancellable?
 
     init(io: ExampleIO, threads: ThreadNumbers) {
         self.io = io
