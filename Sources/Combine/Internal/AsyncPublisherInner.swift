@@ -56,7 +56,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     struct State {
         @usableFromInline var upstream: Upstream = .awaitingSubscription
         /// The `next()` calls waiting for a value, oldest first.
-        @usableFromInline var waiting: [Continuation] = []
+        @usableFromInline var waiting = Waiters()
         /// One per `next()` made before the subscription arrived; requested together on arrival.
         @usableFromInline var pendingDemand = 0
         /// A completion that arrived while no `next()` was waiting; reported by the next call.
@@ -64,6 +64,39 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         @usableFromInline var completion: Subscribers.Completion<Failure>??
 
         @inlinable init() {}
+    }
+
+    /// The waiting `next()` calls, oldest first. The usual single waiter is kept inline, so an
+    /// iterator used one call at a time allocates nothing per value; the rarer extra waiters
+    /// queue behind it.
+    @usableFromInline
+    struct Waiters {
+        @usableFromInline var oldest: Continuation?
+        @usableFromInline var later: [Continuation] = []
+
+        @inlinable init() {}
+
+        @inlinable var isEmpty: Bool { oldest == nil }
+
+        @inlinable
+        mutating func append(_ continuation: Continuation) {
+            if oldest == nil { oldest = continuation } else { later.append(continuation) }
+        }
+
+        @inlinable
+        mutating func popFirst() -> Continuation? {
+            guard let first = oldest else { return nil }
+            oldest = later.isEmpty ? nil : later.removeFirst()
+            return first
+        }
+
+        /// Every waiter, oldest first; leaves none.
+        @inlinable
+        mutating func takeAll() -> [Continuation] {
+            guard let first = oldest else { return [] }
+            defer { oldest = nil; later = [] }
+            return [first] + later
+        }
     }
 
     @usableFromInline
@@ -124,11 +157,10 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             switch state.upstream {
             case .awaitingSubscription:
                 state.pendingDemand = 0
-                defer { state.waiting = [] }
-                return .endAll(state.waiting)
+                return .endAll(state.waiting.takeAll())
             case .subscribed:
-                if state.waiting.isEmpty { return .violation }
-                return .deliver(state.waiting.removeFirst())
+                guard let oldest = state.waiting.popFirst() else { return .violation }
+                return .deliver(oldest)
             case .terminal:
                 return .ignore
             }
@@ -161,11 +193,9 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             case .subscribed:
                 state.upstream = .terminal
                 state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)
-                defer { state.waiting = [] }
-                return (state.waiting, true)
+                return (state.waiting.takeAll(), true)
             case .terminal:
-                defer { state.waiting = [] }
-                return (state.waiting, false)
+                return (state.waiting.takeAll(), false)
             }
         }
         for (index, continuation) in waiting.enumerated() {
@@ -186,8 +216,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             state.pendingDemand = 0
             // A completion that arrived earlier and was not reported yet is kept for next().
             if state.completion == nil { state.completion = .some(nil) }
-            defer { state.waiting = [] }
-            return (subscription, state.waiting)
+            return (subscription, state.waiting.takeAll())
         }
         subscription?.cancel()
         for continuation in waiting { continuation.resume(returning: Delivery(.success(nil))) }
