@@ -1,8 +1,7 @@
 import Combine
 import Foundation
 
-// "Using Combine" (Heckman), via the study notes [000] and the translation [001]
-// (spec source-000-002-004.md and source-001.md): reference snippets whose output the text gives.
+// *Using Combine* (Joseph Heckman), its reference chapter: snippets whose output the book gives.
 // The book discards some cancellables with `let _ =`, which cancels at once; they are kept here so
 // the output is the one the book describes.
 
