@@ -131,7 +131,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        let outermost = serialCalls.enter(Strategy.operatorName)
         defer { serialCalls.leave(outermost) }
         if done.load(ordering: .acquiring) { return .none }
         switch strategy.receive(input, downstream: downstream) {
@@ -169,7 +169,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
-        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        let outermost = serialCalls.enter(Strategy.operatorName)
         defer { serialCalls.leave(outermost) }
         switch completion {
         case .failure(let error):

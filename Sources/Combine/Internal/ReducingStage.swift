@@ -147,7 +147,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        let outermost = serialCalls.enter(Strategy.operatorName)
         defer { serialCalls.leave(outermost) }
         if upstreamDone.load(ordering: .acquiring) { return .none }
         switch strategy.receive(input) {
@@ -164,7 +164,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
-        let outermost = serialCalls.enter("\(Strategy.operatorName)")
+        let outermost = serialCalls.enter(Strategy.operatorName)
         defer { serialCalls.leave(outermost) }
         if upstreamDone.exchange(true, ordering: .acquiringAndReleasing) { return }
         switch completion {

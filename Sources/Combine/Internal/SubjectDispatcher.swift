@@ -18,7 +18,9 @@ import Darwin
 // One thread at a time is the subject's *emitter*: only the emitter calls into the subscribers.
 // A value sent while nobody emits makes the sending thread the emitter. One sent while another
 // thread emits is queued as a job and delivered by the emitter right after what it is doing, in
-// the order the jobs were queued. One sent by the emitter itself, from inside a subscriber, is
+// the order the jobs were queued; its sender sleeps until then (``waitUntilRun(_:)``), as Apple's
+// senders wait, so the queue never holds more than one job per waiting thread. One sent by the
+// emitter itself, from inside a subscriber, is
 // delivered at once, nested in the delivery in progress, as Apple's subjects do (the emitter's
 // thread token is kept in the role's word for that check). Completion, the end of a subscription
 // handshake and a CurrentValueSubject's first value to a new subscriber follow the same rule, so
@@ -74,7 +76,8 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         /// It already holds the role (a call from inside a subscriber): it calls the subscribers
         /// now, nested in the delivery in progress, and leaves the role to the outer call.
         case nested
-        /// Another thread holds the role: the job is queued for it.
+        /// Another thread holds the role: the job is queued for it, and the caller waits until
+        /// it has run.
         case busy
     }
 
