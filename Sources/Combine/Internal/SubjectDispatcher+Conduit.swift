@@ -269,7 +269,7 @@ extension SubjectDispatcher {
         var upstreams: [any Subscription]?
         var runNow: Output?
         var giveBack = false
-        var queued: UInt64?
+        var queued: DeliveryTickets.Ticket?
         withLock(conduit) { state, guarded in
             guard guarded.accepting else { return }
             guarded.demand += demand
@@ -280,7 +280,7 @@ extension SubjectDispatcher {
             upstreams = subjectUpstreams
             guard let current else { return }
             var unused = ContiguousArray<Conduit>()
-            var ticket: UInt64 = 0
+            var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
             switch takeRoleOrQueueLocked(&state, .single(conduit, current), nestedList: &unused, ticket: &ticket) {
             case .taken:
                 runNow = current

@@ -82,26 +82,19 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     }
 
     @usableFromInline
-    struct State {
+    struct State: DeliveryTicketing {
         @usableFromInline var extra: Extra
         @usableFromInline var conduits: ContiguousArray<Conduit> = []
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var jobs: ContiguousArray<Job> = []
-        @usableFromInline var jobsHead = 0
+        @usableFromInline var jobs = DeliveryQueue<Job>()
         /// `conduits` changed while someone was emitting; the published list is refreshed when
         /// the emitter next takes the mutex.
         @usableFromInline var stale = false
         /// Cancelled while someone was emitting: the emitter releases their subscribers.
         @usableFromInline var released: ContiguousArray<Conduit> = []
-        /// How many jobs have been queued: a job's ticket is the count before it was queued.
-        @usableFromInline var jobsQueued: UInt64 = 0
-        /// How many queued jobs the emitter has run: the job with ticket `t` is done once this
-        /// exceeds `t`.
-        @usableFromInline var jobsRun: UInt64 = 0
-        /// Threads sleeping until their job has run (see ``SubjectDispatcher/waitUntilRun(_:)``).
-        @usableFromInline var waiting = 0
-        /// What those threads sleep on; made by the first thread that has to wait.
-        @usableFromInline var jobRun: LockCondition?
+        /// The queued jobs' senders wait on these until the emitter has run their job (see
+        /// ``SubjectDispatcher/waitUntilRun(_:)``).
+        @usableFromInline var tickets = DeliveryTickets()
 
         @inlinable
         init(extra: Extra) {
@@ -297,21 +290,14 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             let job = state.withLock { state -> Job? in
                 if ranJob {
                     // The job just run is done: its sender may return.
-                    state.jobsRun += 1
-                    if state.waiting != 0 { state.jobRun?.broadcast() }
+                    state.tickets.markDelivered()
                 }
                 refreshLocked(&state)
-                if state.jobsHead < state.jobs.count {
-                    let job = state.jobs[state.jobsHead]
-                    state.jobsHead += 1
+                if let job = state.jobs.popFirst() {
                     if case .completion = job {
                         completed = takeAllLocked(&state)
                     }
                     return job
-                }
-                if !state.jobs.isEmpty {
-                    state.jobs.removeAll(keepingCapacity: true)
-                    state.jobsHead = 0
                 }
                 swap(&released, &state.released)
                 flags.store(0, ordering: .releasing)
@@ -394,7 +380,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func sendLocked(_ value: Output, _ update: (inout State) -> Bool) {
         var nestedList = ContiguousArray<Conduit>()
-        var ticket: UInt64 = 0
+        var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
         let grant = state.withLock { state -> Grant? in
             guard update(&state) else { return nil }
             return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList, ticket: &ticket)
@@ -409,7 +395,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func takeRoleOrQueueLocked(
         _ state: inout State, _ job: @autoclosure () -> Job, nestedList: inout ContiguousArray<Conduit>,
-        ticket: inout UInt64
+        ticket: inout DeliveryTickets.Ticket
     ) -> Grant {
         let grant = takeRoleLocked(&state)
         switch grant {
@@ -422,11 +408,9 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
 
     /// Queues `job` for the emitter and returns its ticket.
     @inlinable
-    func queueLocked(_ state: inout State, _ job: Job) -> UInt64 {
+    func queueLocked(_ state: inout State, _ job: Job) -> DeliveryTickets.Ticket {
         state.jobs.append(job)
-        let ticket = state.jobsQueued
-        state.jobsQueued += 1
-        return ticket
+        return state.tickets.enter()
     }
 
     /// Sleeps until the emitter has run the job with `ticket`: a thread that sends while another
@@ -434,24 +418,15 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// delivered, as with Apple's subjects. The queue therefore holds at most one job per waiting
     /// thread, and the wait lasts until the emitter's current delivery ends plus the jobs queued
     /// before this one.
-    @usableFromInline
-    func waitUntilRun(_ ticket: UInt64) {
-        let condition = state.withLock { state -> LockCondition? in
-            if state.jobsRun > ticket { return nil }
-            state.waiting += 1
-            if let condition = state.jobRun { return condition }
-            let condition = LockCondition()
-            state.jobRun = condition
-            return condition
-        }
-        guard let condition else { return }
-        state.wait(on: condition, until: { $0.jobsRun > ticket }, then: { $0.waiting -= 1 })
+    @inlinable
+    func waitUntilRun(_ ticket: DeliveryTickets.Ticket) {
+        state.waitUntilSettled(ticket)
     }
 
     /// Delivers `value` as `grant` allows (`nil`: not at all); for a queued value, waits until
     /// the emitter has delivered it.
     @inlinable
-    func deliver(_ value: Output, _ grant: Grant?, _ nestedList: ContiguousArray<Conduit>, _ ticket: UInt64) {
+    func deliver(_ value: Output, _ grant: Grant?, _ nestedList: ContiguousArray<Conduit>, _ ticket: DeliveryTickets.Ticket) {
         switch grant {
         case .taken?:
             deliver(value)
@@ -518,7 +493,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             return
         }
         var nestedList = ContiguousArray<Conduit>()
-        var ticket: UInt64 = 0
+        var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
         let grant = state.withLock { state -> Grant? in
             guard state.completion == nil else {
                 if evenAfterCompletion {
@@ -552,7 +527,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func complete(_ completion: Subscribers.Completion<Failure>, _ update: (inout State) -> Void = { _ in }) {
         var taken = ContiguousArray<Conduit>()
-        var ticket: UInt64 = 0
+        var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
         let grant = state.withLock { state -> Grant? in
             guard state.completion == nil else { return nil }
             state.completion = completion
@@ -631,7 +606,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func activate(_ conduit: Conduit) {
         var unused = ContiguousArray<Conduit>()
-        var ticket: UInt64 = 0
+        var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
         let grant = state.withLock { state -> Grant? in
             if conduit.guarded.pending.isEmpty {
                 conduit.guarded.handshaking = false

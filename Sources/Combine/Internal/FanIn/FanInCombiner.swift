@@ -109,11 +109,11 @@ where Downstream.Input == Storage.Output {
                 return (step, false, unfinished < slots.count ? finishIfExhausted() : nil)
             }
             let cancel = unfinished < slots.count ? finishIfExhausted() : nil
-            return (cancel == nil ? .idle : gate.kick(), false, cancel)
+            return (cancel == nil ? .idle : gate.kickAfterSending(), false, cancel)
         }
         produce()
         let cancel = finishIfExhausted()
-        return (gate.kick(), false, cancel)
+        return (gate.kickAfterSending(), false, cancel)
     }
 
     @inlinable
@@ -126,7 +126,7 @@ where Downstream.Input == Storage.Output {
         switch completion {
         case .failure(let error):
             gate.fail(error)
-            return (gate.kick(), false, closeAll())
+            return (gate.kickAfterSending(), false, closeAll())
         case .finished:
             var cancel: CancelList = nil
             if Storage.pairsStrictly {
@@ -135,7 +135,7 @@ where Downstream.Input == Storage.Output {
                 gate.finish()
                 storage.removeAll()
             }
-            return (gate.kick(), false, cancel)
+            return (gate.kickAfterSending(), false, cancel)
         }
     }
 
@@ -155,6 +155,7 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     mutating func delivered(additional: Subscribers.Demand) -> Action {
+        gate.tickets.markDelivered()
         guard additional != .none, !gate.isTerminated else { return (gate.next(), false, nil) }
         gate.request(additional)
         let grows = requested != .unlimited
@@ -278,6 +279,8 @@ where Downstream.Input == Storage.Output {
             }
             if next.topUp { topUpAll() }
             return next.step
+        } wait: { ticket in
+            state.waitUntilSettled(ticket)
         }
     }
 
@@ -342,5 +345,14 @@ where Downstream.Input == Storage.Output {
         func receive(completion: Subscribers.Completion<Failure>) {
             parent.receive(completion: completion, at: index)
         }
+    }
+}
+
+extension FanInCombineStateMachine: DeliveryTicketing {
+    /// The gate's tickets, for the senders that wait on this state's lock.
+    @usableFromInline
+    var tickets: DeliveryTickets {
+        get { gate.tickets }
+        set { gate.tickets = newValue }
     }
 }

@@ -3,10 +3,13 @@
 ///
 /// Upstreams may call in concurrently, but a subscriber must see one call at a time and no lock
 /// may be held while calling it. So events go into `queue`; whichever thread finds nobody
-/// delivering becomes the *emitter* (`emitting == true`) and drains the queue outside the lock,
-/// one value per demand, then the completion. Other threads only enqueue and leave. Reentrant
-/// sends (a subscriber that sends into its own source) are queued the same way, so they are
-/// delivered after the current call returns instead of recursing.
+/// delivering becomes the *emitter* (its thread token in `emitter`) and drains the queue outside
+/// the lock, one value per demand, then the completion. A thread that sends while another one
+/// emits queues its value and waits until the emitter has delivered it (``Step/wait(_:)``, see
+/// ``DeliveryTickets``), as Apple's fan-in operators make it wait; it returns early only when the
+/// value stays queued for lack of demand. Reentrant sends (a subscriber that sends into its own
+/// source, on the emitter's thread) are queued without waiting, so they are delivered after the
+/// current call returns instead of recursing.
 ///
 /// This is a pure value: every method runs under the owner's lock and returns the next step; the
 /// owner performs the step after unlocking and comes back with ``delivered(additional:)``.
@@ -22,8 +25,12 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
         case idle
         /// Deliver `value`, then report the returned demand with ``delivered(additional:)``.
         case value(Downstream, Input)
-        /// Deliver the completion; the gate is terminal afterwards.
+        /// Deliver the completion, then report back with ``delivered(additional:)`` (`.none`),
+        /// which ends the turn; the gate is terminal afterwards.
         case completion(Downstream, Subscribers.Completion<Downstream.Failure>)
+        /// Another thread is delivering: sleep until it has delivered what this thread queued
+        /// (`LockedState.waitUntilSettled(_:)`).
+        case wait(DeliveryTickets.Ticket)
     }
 
     /// The subscriber, released as soon as it completes or cancels.
@@ -36,11 +43,16 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
 
     /// Values accepted from upstream and not yet delivered.
     @usableFromInline
-    var queue = FanInQueue<Input>()
+    var queue = DeliveryQueue<Input>()
 
-    /// Whether some thread is currently delivering (the emitter).
+    /// The thread token (``currentThreadToken()``) of the thread delivering now, the emitter;
+    /// `0` when nobody is.
     @usableFromInline
-    var emitting = false
+    var emitter: UInt = 0
+
+    /// Every value that enters the gate, counted for the senders that wait for their delivery.
+    @usableFromInline
+    var tickets = DeliveryTickets()
 
     /// The completion to deliver once the queue has drained (a failure empties the queue).
     @usableFromInline
@@ -68,34 +80,38 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     mutating func enqueue(_ value: Input) {
         guard isOpen else { return }
         queue.append(value)
+        tickets.enter()
     }
 
     /// Whether a value could go straight to the subscriber: open, not emitting, nothing queued,
     /// demand left. Then ``handOut(_:)`` does what ``offer(_:)`` would, minus the checks.
     @inlinable
-    var canHandOut: Bool { !emitting && queue.isEmpty && demand > 0 && isOpen }
+    var canHandOut: Bool { emitter == 0 && queue.isEmpty && demand > 0 && isOpen }
 
     /// Starts emitting `value`; only when ``canHandOut`` holds.
     @inlinable
     mutating func handOut(_ value: Input) -> Step {
-        emitting = true
+        emitter = currentThreadToken()
         demand -= 1
+        tickets.enter()
         return .value(downstream.unsafelyUnwrapped, value)
     }
 
     /// Accepts a value from upstream: hands it straight out when nobody is emitting, nothing is
     /// queued and there is demand (the common, uncontended case skips the queue); otherwise
-    /// queues it and becomes the emitter if nobody is.
+    /// queues it and becomes the emitter if nobody is, or waits for the emitter to deliver it.
     @inlinable
     mutating func offer(_ value: Input) -> Step {
         guard isOpen else { return .idle }
-        if !emitting, queue.isEmpty, demand > 0, let downstream {
-            emitting = true
+        if emitter == 0, queue.isEmpty, demand > 0, let downstream {
+            emitter = currentThreadToken()
             demand -= 1
+            tickets.enter()
             return .value(downstream, value)
         }
         queue.append(value)
-        return kick()
+        let ticket = tickets.enter()
+        return takeTurn(orWaitFor: ticket)
     }
 
     /// Adds downstream demand.
@@ -112,57 +128,91 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
         downstream = nil
         queue.removeAll()
         pendingCompletion = nil
+        tickets.markAllSettled()
     }
 
-    /// Becomes the emitter if nobody is, and returns the first step to perform.
+    /// Becomes the emitter if nobody is, and returns the first step to perform. For a call that
+    /// sends nothing (a request): it never waits.
     @inlinable
     mutating func kick() -> Step {
-        if emitting { return .idle }
-        emitting = true
+        if emitter != 0 { return .idle }
+        emitter = currentThreadToken()
         return next()
     }
 
-    /// For the emitter: records the demand the subscriber returned and returns the next step.
+    /// ``kick()`` for an upstream that has just queued values or decided a completion: when
+    /// another thread is emitting, the sender waits until its values (and the completion, which
+    /// ends the emitter's turn) have been delivered.
+    @inlinable
+    mutating func kickAfterSending() -> Step {
+        let ticket = pendingCompletion == nil
+            ? DeliveryTickets.Ticket(position: tickets.entered &- 1, turn: tickets.turnsEnded)
+            : tickets.endOfTurn
+        return takeTurn(orWaitFor: ticket)
+    }
+
+    /// Becomes the emitter if nobody is; otherwise waits for `ticket`, unless this thread is the
+    /// emitter (a send from inside the subscriber, delivered after the call in progress).
+    @inlinable
+    mutating func takeTurn(orWaitFor ticket: DeliveryTickets.Ticket) -> Step {
+        let token = currentThreadToken()
+        if emitter == 0 {
+            emitter = token
+            return next()
+        }
+        return emitter == token ? .idle : .wait(ticket)
+    }
+
+    /// For the emitter, after each delivery: counts it delivered (its sender may return),
+    /// records the demand the subscriber returned and returns the next step.
     @inlinable
     mutating func delivered(additional: Subscribers.Demand) -> Step {
+        tickets.markDelivered()
         if downstream != nil, additional != .none { demand += additional }
         return next()
     }
 
+    /// Ends the emitter's turn; senders whose values stay queued for lack of demand return.
+    @inlinable
+    mutating func endTurn() -> Step {
+        emitter = 0
+        tickets.endTurn()
+        return .idle
+    }
+
     /// For the emitter: the next value (when demand allows), else the completion once the queue
-    /// is empty, else stop emitting.
+    /// is empty, else the end of its turn. The turn outlasts the completion's step: it ends when
+    /// the emitter reports the completion delivered.
     @inlinable
     mutating func next() -> Step {
-        guard let downstream else {
-            emitting = false
-            return .idle
-        }
+        guard let downstream else { return endTurn() }
         if !queue.isEmpty {
             if demand > 0, let value = queue.popFirst() {
                 demand -= 1
                 return .value(downstream, value)
             }
-            emitting = false
-            return .idle
+            return endTurn()
         }
         if let completion = pendingCompletion {
             self.downstream = nil
             pendingCompletion = nil
-            emitting = false
             return .completion(downstream, completion)
         }
-        emitting = false
-        return .idle
+        return endTurn()
     }
 }
 
 extension FanInGate {
     /// Performs `first` and every step after it, outside any lock.
     ///
-    /// `resume` is called with the demand each delivered value returned; it re-enters the owner's
-    /// lock, records the demand (``delivered(additional:)``) and returns the next step.
+    /// `resume` is called with the demand each delivered value returned (`.none` after the
+    /// completion); it re-enters the owner's lock, records the demand
+    /// (``delivered(additional:)``) and returns the next step. `wait` sleeps until a ticket is
+    /// settled (`LockedState.waitUntilSettled(_:)`).
     @inlinable
-    static func drain(_ first: consuming Step, resume: (Subscribers.Demand) -> Step) {
+    static func drain(
+        _ first: consuming Step, resume: (Subscribers.Demand) -> Step, wait: (DeliveryTickets.Ticket) -> Void
+    ) {
         var step = first
         while true {
             // Consumed, not copied: the subscriber reference moves out of the step instead of
@@ -174,6 +224,9 @@ extension FanInGate {
                 step = resume(downstream.receive(value))
             case .completion(let downstream, let completion):
                 downstream.receive(completion: completion)
+                step = resume(.none)
+            case .wait(let ticket):
+                wait(ticket)
                 return
             }
         }
@@ -187,7 +240,8 @@ protocol FanInCompletionDeciding {
     associatedtype Downstream: Subscriber
     /// Whether a completion may still be decided (not cancelled, none decided yet).
     var isOpen: Bool { get }
-    var queue: FanInQueue<Downstream.Input> { get set }
+    var queue: DeliveryQueue<Downstream.Input> { get set }
+    var tickets: DeliveryTickets { get set }
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>? { get set }
 }
 
@@ -204,6 +258,7 @@ extension FanInCompletionDeciding {
     mutating func fail(_ error: Downstream.Failure) {
         guard isOpen else { return }
         queue.removeAll()
+        tickets.markAllSettled()
         pendingCompletion = .failure(error)
     }
 }

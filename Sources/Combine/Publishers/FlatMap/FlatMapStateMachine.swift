@@ -123,7 +123,7 @@ struct FlatMapInnerSlot {
 ///   that is not emitting to start (``hasWork``), and whether values may skip it altogether
 ///   (``fastEligible``).
 @usableFromInline
-struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding {
+struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, DeliveryTicketing {
     @usableFromInline
     typealias Input = Downstream.Input
 
@@ -175,11 +175,15 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding {
 
     /// Values accepted from inners and not yet delivered.
     @usableFromInline
-    var queue = FanInQueue<Input>()
+    var queue = DeliveryQueue<Input>()
 
     /// The completion to deliver once the queue has drained (a failure empties the queue).
     @usableFromInline
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+
+    /// Every queued value, counted for the inner publishers' threads that wait for its delivery.
+    @usableFromInline
+    var tickets = DeliveryTickets()
 
     @usableFromInline
     let maxPublishers: Subscribers.Demand
@@ -356,6 +360,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding {
         guard isOpen, isCurrent(index, generation) else { return false }
         inners[index].granted -= 1
         queue.append(value)
+        tickets.enter()
         return true
     }
 
@@ -421,6 +426,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding {
     mutating func cancel() -> ContiguousArray<any Subscription> {
         terminated = true
         queue.removeAll()
+        tickets.markAllSettled()
         pendingCompletion = nil
         return closeAll()
     }

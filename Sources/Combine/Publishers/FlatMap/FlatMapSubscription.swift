@@ -15,6 +15,11 @@ import TributaryLocks
 /// completions, cancellation, new inners) goes through the mutex; whoever changes the state
 /// there republishes the `fast` bit, and clearing it while someone emits makes that emitter's
 /// lock-free give-back fail, so it comes back through the mutex and sees what changed.
+///
+/// An inner publisher that sends from another thread while the emitter delivers queues its value
+/// and waits until the emitter has delivered it (see ``DeliveryTickets``), as Apple's `flatMap`
+/// makes it wait; one that sends from inside the subscriber, on the emitter's thread, does not
+/// wait (``emitterToken`` tells them apart).
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     ReflectsAsOperator
@@ -50,6 +55,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let flags = Atomic<UInt8>(0)
 
+    /// The emitter's ``currentThreadToken()`` while it holds the role, `0` otherwise (and for a
+    /// moment after a lock-free take). Only the emitter writes its own token, and it clears the
+    /// token before giving the role back, so a thread that reads its own token here holds the
+    /// role: a send from inside the subscriber, which must not wait for itself.
+    @usableFromInline
+    let emitterToken = Atomic<UInt>(0)
+
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
         self.transform = transform
@@ -84,6 +96,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged {
                 if current & Self.emittingFlag == 0 && work {
+                    emitterToken.store(currentThreadToken(), ordering: .relaxed)
                     return nextLocked(&machine)
                 }
                 return .idle
@@ -94,17 +107,32 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     /// Under the mutex, by the emitter: the next emission, giving the role back when there is
     /// nothing left to deliver. (A plain store: while the role is held nobody else changes the
-    /// word without the mutex.)
+    /// word without the mutex.) Giving the role back ends the turn for the waiting senders,
+    /// except before a completion, whose turn ends once it has been delivered.
     @inlinable
     func nextLocked(_ machine: inout Machine) -> Emission {
         let emission = machine.next()
         let fast = machine.fastEligible ? Self.fastFlag : 0
-        if case .value = emission {
+        switch emission {
+        case .value:
             flags.store(Self.emittingFlag | fast, ordering: .releasing)
-        } else {
+        case .completion:
+            emitterToken.store(0, ordering: .relaxed)
             flags.store(fast, ordering: .releasing)
+        case .idle, .release:
+            emitterToken.store(0, ordering: .relaxed)
+            flags.store(fast, ordering: .releasing)
+            machine.tickets.endTurn()
         }
         return emission
+    }
+
+    /// Under the mutex, after queueing something while ``settleLocked(_:)`` found the role taken:
+    /// whether another thread holds it, so that the caller must wait for its delivery.
+    @inlinable
+    func anotherThreadEmitsLocked() -> Bool {
+        flags.load(ordering: .relaxed) & Self.emittingFlag != 0
+            && emitterToken.load(ordering: .relaxed) != currentThreadToken()
     }
 
     /// Runs `body` under the mutex, then settles the role.
@@ -151,15 +179,18 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             case .idle:
                 return
             case .value(let value):
+                // A queued value: its sender may be waiting, so the role goes back through the
+                // mutex, where the delivery is counted.
                 let additional = deliver(value)
-                if giveBackFast() { return }
                 let (topUp, next) = state.withLock { machine -> (Bool, Emission) in
-                    (machine.delivered(additional: additional), nextLocked(&machine))
+                    machine.tickets.markDelivered()
+                    return (machine.delivered(additional: additional), nextLocked(&machine))
                 }
                 if topUp { topUpAll() }
                 emission = next
             case .completion(let completion, let box):
                 box.subscriber.receive(completion: completion)
+                state.withLock { $0.tickets.endTurn() }
                 return
             case .release(let box):
                 withExtendedLifetime(box) {}
@@ -199,8 +230,27 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
-        let (action, emission) = update { $0.receiveUpstream(completion: completion) }
+        let (action, emission, ticket) = updateSending { $0.receiveUpstream(completion: completion) }
         perform(action, emission)
+        if let ticket { state.waitUntilSettled(ticket) }
+    }
+
+    /// ``update(_:)`` for a completion from upstream or an inner: when it decided the operator's
+    /// completion while another thread emits, also returns the ticket to wait on until that
+    /// thread has delivered it.
+    @inlinable
+    func updateSending(
+        _ body: (inout Machine) -> Machine.Action
+    ) -> (Machine.Action, Emission, DeliveryTickets.Ticket?) {
+        state.withLock { machine in
+            let wasOpen = machine.isOpen
+            let action = body(&machine)
+            let emission = settleLocked(&machine)
+            if case .idle = emission, wasOpen, machine.pendingCompletion != nil, anotherThreadEmitsLocked() {
+                return (action, emission, machine.tickets.endOfTurn)
+            }
+            return (action, emission, nil)
+        }
     }
 
     // MARK: Inner side
@@ -219,16 +269,27 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         if flags.compareExchange(
             expected: Self.fastFlag, desired: Self.emittingFlag | Self.fastFlag, ordering: .acquiring
         ).exchanged {
+            let token = currentThreadToken()
+            emitterToken.store(token, ordering: .relaxed)
             let additional = deliver(value)
+            // Cleared before the role goes: a token left behind could be another thread's later.
+            emitterToken.store(0, ordering: .relaxed)
             if giveBackFast() { return }
+            emitterToken.store(token, ordering: .relaxed)
             resume(after: additional)
             return
         }
-        let emission = state.withLock { machine -> Emission in
-            guard machine.receiveInner(value, at: index, generation: generation) else { return .idle }
-            return settleLocked(&machine)
+        let (emission, ticket) = state.withLock { machine -> (Emission, DeliveryTickets.Ticket?) in
+            guard machine.receiveInner(value, at: index, generation: generation) else { return (.idle, nil) }
+            let ticket = DeliveryTickets.Ticket(
+                position: machine.tickets.entered &- 1, turn: machine.tickets.turnsEnded)
+            let emission = settleLocked(&machine)
+            if case .idle = emission, anotherThreadEmitsLocked() { return (emission, ticket) }
+            return (emission, nil)
         }
         emit(emission)
+        // Another thread delivers: wait until it has delivered this value.
+        if let ticket { state.waitUntilSettled(ticket) }
     }
 
     @inlinable
@@ -238,8 +299,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         {
             return
         }
-        let (action, emission) = update { $0.receiveInner(completion: completion, at: index, generation: generation) }
+        let (action, emission, ticket) = updateSending {
+            $0.receiveInner(completion: completion, at: index, generation: generation)
+        }
         perform(action, emission)
+        if let ticket { state.waitUntilSettled(ticket) }
     }
 
     // MARK: Downstream side

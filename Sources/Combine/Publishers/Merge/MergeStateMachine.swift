@@ -57,10 +57,10 @@ struct MergeStateMachine<Downstream: Subscriber> {
         switch completion {
         case .finished:
             if unfinished == 0 { gate.finish() }
-            return (gate.kick(), [])
+            return (gate.kickAfterSending(), [])
         case .failure(let error):
             gate.fail(error)
-            return (gate.kick(), closeAll())
+            return (gate.kickAfterSending(), closeAll())
         }
     }
 
@@ -109,5 +109,14 @@ struct MergeStateMachine<Downstream: Subscriber> {
             if let subscription = slots[index].close() { held.append(subscription) }
         }
         return held
+    }
+}
+
+extension MergeStateMachine: DeliveryTicketing {
+    /// The gate's tickets, for the senders that wait on this state's lock.
+    @usableFromInline
+    var tickets: DeliveryTickets {
+        get { gate.tickets }
+        set { gate.tickets = newValue }
     }
 }

@@ -82,6 +82,8 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, ReflectsAsO
             let (next, topUp) = state.withLock { $0.delivered(additional: additional) }
             if topUp { topUpAll() }
             return next
+        } wait: { ticket in
+            state.waitUntilSettled(ticket)
         }
     }
 

@@ -83,10 +83,10 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         switch completion {
         case .finished:
             if inner.finished { gate.finish() }
-            return Action(step: gate.kick())
+            return Action(step: gate.kickAfterSending())
         case .failure(let error):
             gate.fail(error)
-            return Action(step: gate.kick(), cancel: inner.close())
+            return Action(step: gate.kickAfterSending(), cancel: inner.close())
         }
     }
 
@@ -120,13 +120,13 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         switch completion {
         case .finished:
             if upstreamFinished { gate.finish() }
-            return Action(step: gate.kick())
+            return Action(step: gate.kickAfterSending())
         case .failure(let error):
             gate.fail(error)
             let held = upstream
             upstream = nil
             upstreamFinished = true
-            return Action(step: gate.kick(), cancel: held)
+            return Action(step: gate.kickAfterSending(), cancel: held)
         }
     }
 
@@ -160,5 +160,14 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         upstream = nil
         upstreamFinished = true
         return (held, inner.close())
+    }
+}
+
+extension SwitchToLatestStateMachine: DeliveryTicketing {
+    /// The gate's tickets, for the senders that wait on this state's lock.
+    @usableFromInline
+    var tickets: DeliveryTickets {
+        get { gate.tickets }
+        set { gate.tickets = newValue }
     }
 }

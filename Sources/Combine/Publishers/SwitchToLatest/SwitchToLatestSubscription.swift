@@ -84,6 +84,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             let next = state.withLock { $0.delivered(additional: additional) }
             if next.topUp { topUp() }
             return next.step
+        } wait: { ticket in
+            state.waitUntilSettled(ticket)
         }
     }
 

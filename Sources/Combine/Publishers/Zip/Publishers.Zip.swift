@@ -53,10 +53,10 @@ extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
 @usableFromInline
 struct ZipStorage2<A, B>: FanInCombineStorage {
     @usableFromInline
-    var a = FanInQueue<A>()
+    var a = DeliveryQueue<A>()
 
     @usableFromInline
-    var b = FanInQueue<B>()
+    var b = DeliveryQueue<B>()
 
     @inlinable
     init() {}
@@ -145,13 +145,13 @@ extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equata
 @usableFromInline
 struct ZipStorage3<A, B, C>: FanInCombineStorage {
     @usableFromInline
-    var a = FanInQueue<A>()
+    var a = DeliveryQueue<A>()
 
     @usableFromInline
-    var b = FanInQueue<B>()
+    var b = DeliveryQueue<B>()
 
     @usableFromInline
-    var c = FanInQueue<C>()
+    var c = DeliveryQueue<C>()
 
     @inlinable
     init() {}
@@ -247,16 +247,16 @@ extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equata
 @usableFromInline
 struct ZipStorage4<A, B, C, D>: FanInCombineStorage {
     @usableFromInline
-    var a = FanInQueue<A>()
+    var a = DeliveryQueue<A>()
 
     @usableFromInline
-    var b = FanInQueue<B>()
+    var b = DeliveryQueue<B>()
 
     @usableFromInline
-    var c = FanInQueue<C>()
+    var c = DeliveryQueue<C>()
 
     @usableFromInline
-    var d = FanInQueue<D>()
+    var d = DeliveryQueue<D>()
 
     @inlinable
     init() {}

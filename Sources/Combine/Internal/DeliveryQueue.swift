@@ -1,5 +1,6 @@
-/// A first-in first-out queue on a circular buffer, used by the operators that gather values from
-/// several upstreams (merge, combineLatest, zip, flatMap, switchToLatest).
+/// The module's one first-in first-out queue, on a circular buffer: the values a fan-in operator
+/// (merge, combineLatest, zip, flatMap, switchToLatest) holds for its subscriber, the jobs a
+/// subject's deliverer runs for senders that wait, the events `receive(on:)` and `buffer` keep.
 ///
 /// Why not an `Array` with `removeFirst()`: that shifts every remaining element, which makes a
 /// queue that fills and drains quadratic. Here a pop only moves the head index, and the storage,
@@ -9,7 +10,7 @@
 /// at a time (zip's inputs sending in turn, a merge whose subscriber keeps up) never touches the
 /// ring, and so pays neither its uniqueness check nor its bounds checks.
 @usableFromInline
-struct FanInQueue<Element> {
+struct DeliveryQueue<Element> {
     /// The oldest element; `nil` exactly when the queue is empty.
     @usableFromInline
     var front: Element?
