@@ -32,7 +32,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5c 6a 6b 7 8 9 flood)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 flood)")
     exit(1)
 }
 
@@ -103,6 +103,26 @@ func run(_ workload: String, _ count: Int) {
         var sum = 0
         let cancellable = subject.flatMap { base in inner.publisher.map { base &+ $0 } }.sink { sum &+= $0 }
         for value in 0..<(count / 10) { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "5a":
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = left.merge(with: right).sink { sum &+= $0 }
+        for value in 0..<count {
+            if value & 1 == 0 { left.send(value) } else { right.send(value) }
+        }
+        cancellable.cancel()
+        blackHole(sum)
+    case "5b":
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = left.combineLatest(right).sink { sum &+= $0.0 &+ $0.1 }
+        for value in 0..<count {
+            if value & 1 == 0 { left.send(value) } else { right.send(value) }
+        }
         cancellable.cancel()
         blackHole(sum)
     case "5c":

@@ -155,7 +155,7 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     mutating func delivered(additional: Subscribers.Demand) -> Action {
-        gate.tickets.markDelivered()
+        gate.noteDelivered()
         guard additional != .none, !gate.isTerminated else { return (gate.next(), false, nil) }
         gate.request(additional)
         let grows = requested != .unlimited

@@ -50,9 +50,15 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     @usableFromInline
     var emitter: UInt = 0
 
-    /// Every value that enters the gate, counted for the senders that wait for their delivery.
+    /// Every value that goes through the queue, counted for the senders that wait for their
+    /// delivery. Values handed straight out never had a sender waiting for them, and skip it.
     @usableFromInline
     var tickets = DeliveryTickets()
+
+    /// Whether the value the emitter is delivering came out of the queue (and so is counted in
+    /// ``tickets``).
+    @usableFromInline
+    var deliveringQueued = false
 
     /// The completion to deliver once the queue has drained (a failure empties the queue).
     @usableFromInline
@@ -89,11 +95,10 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     var canHandOut: Bool { emitter == 0 && queue.isEmpty && demand > 0 && isOpen }
 
     /// Starts emitting `value`; only when ``canHandOut`` holds.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func handOut(_ value: Input) -> Step {
         emitter = currentThreadToken()
         demand -= 1
-        tickets.enter()
         return .value(downstream.unsafelyUnwrapped, value)
     }
 
@@ -106,7 +111,6 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
         if emitter == 0, queue.isEmpty, demand > 0, let downstream {
             emitter = currentThreadToken()
             demand -= 1
-            tickets.enter()
             return .value(downstream, value)
         }
         queue.append(value)
@@ -167,9 +171,18 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     /// records the demand the subscriber returned and returns the next step.
     @inlinable
     mutating func delivered(additional: Subscribers.Demand) -> Step {
-        tickets.markDelivered()
+        noteDelivered()
         if downstream != nil, additional != .none { demand += additional }
         return next()
+    }
+
+    /// Counts the value just delivered, if it came out of the queue: its sender may return.
+    @inlinable @inline(__always)
+    mutating func noteDelivered() {
+        if deliveringQueued {
+            deliveringQueued = false
+            tickets.markDelivered()
+        }
     }
 
     /// Ends the emitter's turn; senders whose values stay queued for lack of demand return.
@@ -189,6 +202,7 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
         if !queue.isEmpty {
             if demand > 0, let value = queue.popFirst() {
                 demand -= 1
+                deliveringQueued = true
                 return .value(downstream, value)
             }
             return endTurn()
