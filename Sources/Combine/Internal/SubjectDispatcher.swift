@@ -68,18 +68,13 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         case single(Conduit, Output)
     }
 
-    /// What a thread that wants to call the subscribers may do.
+    /// What a thread that wants to call the subscribers may do: ``DeliveryRole/Claim``, whose
+    /// three answers the atomic role word below gives without the mutex. `.taken`: it calls the
+    /// subscribers, then gives the role back. `.nested`: a call from inside a subscriber, made
+    /// now, nested in the delivery in progress (the outer call keeps the role). `.busy`: the job
+    /// is queued for the thread that holds the role, and the caller waits until it has run.
     @usableFromInline
-    enum Grant {
-        /// It took the role: it calls the subscribers, then gives the role back.
-        case taken
-        /// It already holds the role (a call from inside a subscriber): it calls the subscribers
-        /// now, nested in the delivery in progress, and leaves the role to the outer call.
-        case nested
-        /// Another thread holds the role: the job is queued for it, and the caller waits until
-        /// it has run.
-        case busy
-    }
+    typealias Grant = DeliveryRole.Claim
 
     @usableFromInline
     struct State: DeliveryTicketing {

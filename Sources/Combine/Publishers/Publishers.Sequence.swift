@@ -93,8 +93,8 @@ extension Publishers.Sequence {
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
         /// Guarded by the header's lock.
         @usableFromInline var demand = Subscribers.Demand.none
-        /// Guarded by the header's lock.
-        @usableFromInline var emitting = false
+        /// Who runs the delivery loop; guarded by the header's lock.
+        @usableFromInline var role = DeliveryRole()
         /// Guarded by the header's lock.
         @usableFromInline var downstream: Downstream?
         /// Kept for `description`, which Apple prints as the sequence itself, like `(1...3)`.
@@ -236,16 +236,15 @@ extension Publishers.Sequence {
                 return
             }
             body.pointee.demand += demand
-            if body.pointee.emitting {
+            guard body.pointee.role.tryTake() else {
                 unlock()
                 return
             }
-            body.pointee.emitting = true
             unlock()
             emit()
         }
 
-        /// The delivery loop, run by the one thread that set `emitting`.
+        /// The delivery loop, run by the one thread that holds the role.
         @inlinable
         func emit() {
             let body = self.body
@@ -255,7 +254,7 @@ extension Publishers.Sequence {
                 lock()
                 if finished.pointee.load(ordering: .relaxed) {
                     // Cancelled while emitting: the subscriber is released outside the lock.
-                    body.pointee.emitting = false
+                    body.pointee.role.release()
                     let released = body.pointee.downstream
                     body.pointee.downstream = nil
                     unlock()
@@ -263,7 +262,7 @@ extension Publishers.Sequence {
                     return
                 }
                 guard let downstream = body.pointee.downstream, body.pointee.demand > 0 else {
-                    body.pointee.emitting = false
+                    body.pointee.role.release()
                     unlock()
                     return
                 }
@@ -309,7 +308,7 @@ extension Publishers.Sequence {
             let body = self.body
             let cancelled = finished.pointee.exchange(true, ordering: .acquiringAndReleasing)
             lock()
-            body.pointee.emitting = false
+            body.pointee.role.release()
             let released = body.pointee.downstream
             body.pointee.downstream = nil
             unlock()
@@ -324,7 +323,7 @@ extension Publishers.Sequence {
             lock()
             // While a thread emits it still uses the subscriber; it releases it on its way out.
             var released: Downstream?
-            if !body.pointee.emitting {
+            if !body.pointee.role.isHeld {
                 released = body.pointee.downstream
                 body.pointee.downstream = nil
             }

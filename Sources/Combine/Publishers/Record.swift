@@ -155,7 +155,8 @@ extension Record {
             @usableFromInline var downstream: Downstream?
             @usableFromInline var index = 0
             @usableFromInline var demand = Subscribers.Demand.none
-            @usableFromInline var emitting = false
+            /// Who runs the delivery loop.
+            @usableFromInline var role = DeliveryRole()
 
             @inlinable
             init(downstream: Downstream) {
@@ -208,22 +209,21 @@ extension Record {
                     if first {
                         guard state.downstream != nil else { return .idle }
                         state.demand += demand
-                        if state.emitting { return .idle }
-                        state.emitting = true
+                        guard state.role.tryTake() else { return .idle }
                         first = false
                     }
                     state.demand += extra
                     guard let downstream = state.downstream else {
-                        state.emitting = false
+                        state.role.release()
                         return .idle
                     }
                     if state.index >= recording.values.count {
                         state.downstream = nil
-                        state.emitting = false
+                        state.role.release()
                         return .complete(downstream)
                     }
                     guard state.demand > 0 else {
-                        state.emitting = false
+                        state.role.release()
                         return .idle
                     }
                     state.demand -= 1

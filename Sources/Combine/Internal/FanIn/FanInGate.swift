@@ -3,11 +3,11 @@
 ///
 /// Upstreams may call in concurrently, but a subscriber must see one call at a time and no lock
 /// may be held while calling it. So events go into `queue`; whichever thread finds nobody
-/// delivering becomes the *emitter* (its thread token in `emitter`) and drains the queue outside
-/// the lock, one value per demand, then the completion. A thread that sends while another one
-/// emits queues its value and waits until the emitter has delivered it (``Step/wait(_:)``, see
-/// ``DeliveryTickets``), as Apple's fan-in operators make it wait; it returns early only when the
-/// value stays queued for lack of demand. Reentrant sends (a subscriber that sends into its own
+/// delivering becomes the *emitter* (it holds `role`, see ``DeliveryRole``) and drains the queue
+/// outside the lock, one value per demand, then the completion. A thread that sends while another
+/// one emits queues its value and waits until the emitter has delivered it (``Step/wait(_:)``,
+/// see ``DeliveryTickets``), as Apple's fan-in operators make it wait; it returns early only when
+/// the value stays queued for lack of demand. Reentrant sends (a subscriber that sends into its own
 /// source, on the emitter's thread) are queued without waiting, so they are delivered after the
 /// current call returns instead of recursing.
 ///
@@ -45,10 +45,9 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     @usableFromInline
     var queue = DeliveryQueue<Input>()
 
-    /// The thread token (``currentThreadToken()``) of the thread delivering now, the emitter;
-    /// `0` when nobody is.
+    /// The emitter: the thread delivering now, if any.
     @usableFromInline
-    var emitter: UInt = 0
+    var role = DeliveryRole()
 
     /// Every value that goes through the queue, counted for the senders that wait for their
     /// delivery. Values handed straight out never had a sender waiting for them, and skip it.
@@ -92,12 +91,12 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     /// Whether a value could go straight to the subscriber: open, not emitting, nothing queued,
     /// demand left. Then ``handOut(_:)`` does what ``offer(_:)`` would, minus the checks.
     @inlinable
-    var canHandOut: Bool { emitter == 0 && queue.isEmpty && demand > 0 && isOpen }
+    var canHandOut: Bool { !role.isHeld && queue.isEmpty && demand > 0 && isOpen }
 
     /// Starts emitting `value`; only when ``canHandOut`` holds.
     @inlinable @inline(__always)
     mutating func handOut(_ value: Input) -> Step {
-        emitter = currentThreadToken()
+        role.take()
         demand -= 1
         return .value(downstream.unsafelyUnwrapped, value)
     }
@@ -108,8 +107,8 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     @inlinable
     mutating func offer(_ value: Input) -> Step {
         guard isOpen else { return .idle }
-        if emitter == 0, queue.isEmpty, demand > 0, let downstream {
-            emitter = currentThreadToken()
+        if !role.isHeld, queue.isEmpty, demand > 0, let downstream {
+            role.take()
             demand -= 1
             return .value(downstream, value)
         }
@@ -139,8 +138,7 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     /// sends nothing (a request): it never waits.
     @inlinable
     mutating func kick() -> Step {
-        if emitter != 0 { return .idle }
-        emitter = currentThreadToken()
+        guard role.tryTake() else { return .idle }
         return next()
     }
 
@@ -159,12 +157,11 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     /// emitter (a send from inside the subscriber, delivered after the call in progress).
     @inlinable
     mutating func takeTurn(orWaitFor ticket: DeliveryTickets.Ticket) -> Step {
-        let token = currentThreadToken()
-        if emitter == 0 {
-            emitter = token
-            return next()
+        switch role.claim() {
+        case .taken: return next()
+        case .nested: return .idle
+        case .busy: return .wait(ticket)
         }
-        return emitter == token ? .idle : .wait(ticket)
     }
 
     /// For the emitter, after each delivery: counts it delivered (its sender may return),
@@ -188,7 +185,7 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     /// Ends the emitter's turn; senders whose values stay queued for lack of demand return.
     @inlinable
     mutating func endTurn() -> Step {
-        emitter = 0
+        role.release()
         tickets.endTurn()
         return .idle
     }
