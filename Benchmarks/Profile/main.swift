@@ -32,7 +32,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 flood)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 flood flood-merge)")
     exit(1)
 }
 
@@ -177,6 +177,8 @@ func run(_ workload: String, _ count: Int) {
         blackHole(changes &+ sum)
     case "flood":
         flood(count)
+    case "flood-merge":
+        flood(count, merged: true)
     default:
         print("unknown workload \(workload)")
         exit(1)
@@ -186,8 +188,9 @@ func run(_ workload: String, _ count: Int) {
 /// The cross-thread scenario (not an instruction count; run it directly): one thread sends
 /// `count` values into a subject while a second sends one value every 0.2 ms; the subscriber
 /// works a few hundred nanoseconds per value. Prints the occasional sender's slowest `send`, the
-/// growth of the peak resident memory and the time taken.
-func flood(_ count: Int) {
+/// growth of the peak resident memory and the time taken. `merged`: each thread sends into its
+/// own subject, and the subscriber gets `merge(with:)` of the two (`flood-merge`).
+func flood(_ count: Int, merged: Bool = false) {
     final class Shared: @unchecked Sendable {
         var sum = 0
         var done = false
@@ -204,8 +207,10 @@ func flood(_ count: Int) {
         return usage.ru_maxrss
     }
     let subject = PassthroughSubject<Int, Never>()
+    let occasionalSubject = merged ? PassthroughSubject<Int, Never>() : subject
     let shared = Shared()
-    let cancellable = subject.sink { value in
+    let source = merged ? subject.merge(with: occasionalSubject).eraseToAnyPublisher() : subject.eraseToAnyPublisher()
+    let cancellable = source.sink { value in
         var x = value
         for _ in 0..<200 { x = (x ^ (x >> 13)) &* 0x5bd1_e995 }
         shared.sum &+= x
@@ -223,7 +228,7 @@ func flood(_ count: Int) {
     Thread {
         while !shared.done {
             let sendStart = DispatchTime.now().uptimeNanoseconds
-            subject.send(-1)
+            occasionalSubject.send(-1)
             let took = DispatchTime.now().uptimeNanoseconds - sendStart
             if took > shared.slowest { shared.slowest = took }
             shared.occasional += 1
