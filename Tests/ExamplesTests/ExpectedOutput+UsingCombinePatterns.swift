@@ -251,12 +251,14 @@ extension ExpectedOutput {
         // GitHub user prints with this module's path (`ExamplesCatalogue.UIKit_Combine.GithubAPIUser` where the
         // book's app module is `UIKit_Combine`); the blank lines only come before each "Set username to"
         // (the book's console shows one more, after the `hec` answer); the example ends by releasing the
-        // view controller, which prints the two `receive cancel` lines.
+        // view controller, which prints the two `receive cancel` lines. The `@Published` subscription
+        // prints as `PublishedSubject`, the name Apple's current releases give it; the book's log,
+        // recorded on an earlier release, shows `CurrentValueSubject`.
         "search-field": """
             ——— Example of: declarative UI updates from user input ———
             username pipeline: : receive subscription: (RemoveDuplicates)
             username pipeline: : request unlimited
-            github user data: : receive subscription: (CurrentValueSubject)
+            github user data: : receive subscription: (PublishedSubject)
             github user data: : request unlimited
             github user data: : receive value: ([])
             username pipeline: : receive value: ()
@@ -291,7 +293,7 @@ extension ExpectedOutput {
             ——— Example of: declarative UI updates from user input, debounced ———
             username pipeline: : receive subscription: (RemoveDuplicates)
             username pipeline: : request unlimited
-            github user data: : receive subscription: (CurrentValueSubject)
+            github user data: : receive subscription: (PublishedSubject)
             github user data: : request unlimited
             github user data: : receive value: ([])
             username pipeline: : receive value: ()
@@ -451,11 +453,11 @@ extension ExpectedOutput {
             """,
         // Pattern "testing a subscriber with scheduled sends from PassthroughSubject": no KVO
         // on Linux, so the object publishes `intValue` with @Published (its subscription prints as
-        // CurrentValueSubject); the update is scheduled 0.5 s later. The final `receive cancel` is the
+        // PublishedSubject); the update is scheduled 0.5 s later. The final `receive cancel` is the
         // example releasing its subscription.
         "test-scheduled-sends": """
             ——— Example of: testing a subscriber with scheduled sends ———
-            receive subscription: (CurrentValueSubject)
+            receive subscription: (PublishedSubject)
             request unlimited
             receive value: (0)
             value of intValue updated to: >>0<<

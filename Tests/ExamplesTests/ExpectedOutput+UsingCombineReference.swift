@@ -825,10 +825,11 @@ extension ExpectedOutput {
 
             """,
         // Reference › print on a @Published pipeline with the book's tryMap; `print(_:to:)` writes
-        // into the example's output.
+        // into the example's output. The `@Published` subscription prints as `PublishedSubject`, as
+        // with Apple's current releases (the book, from an earlier release, shows `CurrentValueSubject`).
         "ref-print": """
             ——— Example of: print ———
-            username pipeline: receive subscription: (CurrentValueSubject)
+            username pipeline: receive subscription: (PublishedSubject)
             username pipeline: request unlimited
             username pipeline: receive value: ()
             .sink() received mappedValue

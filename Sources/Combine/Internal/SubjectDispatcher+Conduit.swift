@@ -39,6 +39,10 @@ extension SubjectDispatcher {
             @usableFromInline var handshaking = true
             /// Whether this subscriber's first demand has been reported to the subject.
             @usableFromInline var reportedDemand = false
+            /// A value was sent while this subscriber had no demand. A subject with a current
+            /// value (`CurrentValueSubject`, `@Published`) then gives it the current value on its
+            /// next request, as Apple's do: values sent without demand collapse into the latest.
+            @usableFromInline var missedValue = false
             /// What arrived during the handshake. One array for values and completion: a stored
             /// `Completion<Failure>?` would make the (never specialised) deinit look up generic
             /// metadata on every subscription.
@@ -99,6 +103,11 @@ extension SubjectDispatcher {
         @usableFromInline
         let requestHook: (Conduit, Subscribers.Demand) -> Void
 
+        /// Whether the subscriber's first request, of any size, opens it to every later value
+        /// (`ObservableObjectPublisher`, whose subscriptions do not count demand, as Apple's).
+        @usableFromInline
+        let opensOnFirstRequest: Bool
+
         @usableFromInline
         let cancelHook: (Conduit) -> Void
 
@@ -108,9 +117,11 @@ extension SubjectDispatcher {
             parent: AnyObject,
             dispatcher: SubjectDispatcher,
             subscriber: S,
+            opensOnFirstRequest: Bool = false,
             firstDemand: @escaping (SubjectDispatcher, inout Extra) -> (Output?, [any Subscription]?)
         ) where S.Input == Output, S.Failure == Failure {
             self.name = name
+            self.opensOnFirstRequest = opensOnFirstRequest
             self.dispatcher = dispatcher
             guarded = Guarded(parent: parent)
             let box = SubscriberBox(subscriber)
@@ -163,10 +174,29 @@ extension SubjectDispatcher {
         @usableFromInline
         var description: String { "\(name)" }
 
+        /// Apple's shape: `parent`, `downstream`, `demand`, `subject`; `parent` and `downstream`
+        /// become `nil` once the subscription is cancelled or completed. Apple's `subject` still
+        /// shows the subject then; ours shows `nil` too, as the conduit keeps no reference to the
+        /// subject after a cancel (a weak one would cost every subscription a side table).
         @usableFromInline
         var customMirror: Mirror {
-            let (parent, demand) = dispatcher.withLock(self) { _, guarded in (guarded.parent, guarded.demand) }
-            return Mirror(self, children: ["parent": parent as Any, "demand": demand])
+            let (parent, downstream, demand) = dispatcher.withLock(self) { _, guarded in
+                // The box is only taken after `accepting` is cleared under this mutex, so while it
+                // is set the box can be read here.
+                (guarded.parent, guarded.accepting ? (subscriberBox as? any ReflectsSubscriber)?.reflectedSubscriber : nil,
+                 guarded.demand)
+            }
+            if opensOnFirstRequest {
+                // ObservableObjectPublisher's subscription counts no demand and shows only its
+                // subscriber, as Apple's does.
+                return Mirror(self, children: ["downstream": downstream as Any])
+            }
+            return Mirror(
+                self,
+                children: [
+                    "parent": parent as Any, "downstream": downstream as Any, "demand": demand,
+                    "subject": parent as Any,
+                ])
         }
 
         @usableFromInline
@@ -195,7 +225,10 @@ extension SubjectDispatcher {
     @inlinable
     func emitCounted(_ value: Output, to conduit: Conduit) {
         let deliverNow = withLock(conduit) { _, guarded -> Bool in
-            guard guarded.accepting, guarded.demand.rawValue != 0 else { return false }
+            guard guarded.accepting, guarded.demand.rawValue != 0 else {
+                if guarded.accepting { guarded.missedValue = true }
+                return false
+            }
             guarded.demand -= 1
             if guarded.handshaking {
                 guarded.pending.append(.value(value))
@@ -272,10 +305,13 @@ extension SubjectDispatcher {
         var queued: DeliveryTickets.Ticket?
         withLock(conduit) { state, guarded in
             guard guarded.accepting else { return }
-            guarded.demand += demand
+            guarded.demand += conduit.opensOnFirstRequest ? .unlimited : demand
             updateFastLocked(conduit, guarded)
-            guard !guarded.reportedDemand else { return }
+            // The first request, or one after values went by without demand: the subject's
+            // current value, if it keeps one, is due.
+            guard !guarded.reportedDemand || guarded.missedValue else { return }
             guarded.reportedDemand = true
+            guarded.missedValue = false
             let (current, subjectUpstreams) = conduit.firstDemand(self, &state.extra)
             upstreams = subjectUpstreams
             guard let current else { return }

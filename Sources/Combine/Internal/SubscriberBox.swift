@@ -4,7 +4,7 @@
 /// on cancel or completion once nobody delivers to it any more, which releases the subscriber, so
 /// no cycle survives cancellation.
 @usableFromInline
-final class SubscriberBox<S: Subscriber> {
+final class SubscriberBox<S: Subscriber>: ReflectsSubscriber {
     @usableFromInline
     let subscriber: S
 
@@ -12,4 +12,16 @@ final class SubscriberBox<S: Subscriber> {
     init(_ subscriber: S) {
         self.subscriber = subscriber
     }
+}
+
+extension SubscriberBox {
+    @usableFromInline
+    var reflectedSubscriber: Any { subscriber }
+}
+
+/// A box that can show the subscriber it holds, for the mirrors of subscriptions that keep their
+/// subscriber type-erased.
+@usableFromInline
+protocol ReflectsSubscriber: AnyObject {
+    var reflectedSubscriber: Any { get }
 }

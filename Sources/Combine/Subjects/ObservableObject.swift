@@ -71,7 +71,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
         let conduit = Dispatcher.Conduit(
-            name: "ObservableObjectPublisher", parent: self, dispatcher: dispatcher, subscriber: subscriber
+            name: "ObservableObjectPublisher", parent: self, dispatcher: dispatcher, subscriber: subscriber,
+            opensOnFirstRequest: true
         ) { _, _ in (nil, nil) }
         dispatcher.attach(conduit, subscriber)
     }

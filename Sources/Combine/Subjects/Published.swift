@@ -150,7 +150,7 @@ extension Published {
         @inlinable
         func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             let conduit = Dispatcher.Conduit(
-                name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
+                name: "PublishedSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
             ) { _, property in (property.value, nil) }
             dispatcher.attach(conduit, subscriber)
         }

@@ -28,6 +28,9 @@ struct CurrentValueSubjectTests {
         _ = cancellable
     }
 
+    /// The current value goes out on the first demand, and again on the next demand after values
+    /// were sent while the subscriber had none: they collapse into the latest, as with Apple's
+    /// subject (edge spec §23).
     @Test func currentValueDeliveredOnFirstDemand() {
         let subject = CurrentValueSubject<Int, Never>(1)
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
@@ -37,10 +40,15 @@ struct CurrentValueSubjectTests {
         subscriber.request(.max(1))
         #expect(subscriber.values == [5])
         subject.value = 6
+        subject.value = 7
         #expect(subscriber.values == [5])
         subscriber.request(.max(1))
-        subject.value = 7
         #expect(subscriber.values == [5, 7])
+        subject.value = 8
+        #expect(subscriber.values == [5, 7])
+        subscriber.request(.max(2))
+        subject.value = 9
+        #expect(subscriber.values == [5, 7, 8, 9])
     }
 
     @Test func lateSubscriberGetsCompletionOnly() {

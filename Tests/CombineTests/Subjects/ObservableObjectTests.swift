@@ -63,6 +63,21 @@ struct ObservableObjectTests {
         _ = subscription
     }
 
+    /// A subscription is inactive until its first request, of any size, and then gets every
+    /// `send()`, whatever demand remains (edge spec §23).
+    @Test func publisherIgnoresDemandAfterTheFirstRequest() {
+        let publisher = ObservableObjectPublisher()
+        let subscriber = TrackingSubscriber<Void, Never>(initialDemand: nil)
+        publisher.subscribe(subscriber)
+        publisher.send()
+        #expect(subscriber.values.count == 0)
+        subscriber.subscription?.request(.max(1))
+        publisher.send()
+        publisher.send()
+        publisher.send()
+        #expect(subscriber.values.count == 3)
+    }
+
     @Test func objectWithoutPublishedPropertiesNeverFires() {
         let object = NoPublished()
         var count = 0

@@ -41,7 +41,23 @@ struct PublishedTests {
         weather.temperature = 2
         #expect(first.values == [1, 2])
         #expect(second.values == [1])
-        #expect(first.events.first == .subscription("CurrentValueSubject"))
+        #expect(first.events.first == .subscription("PublishedSubject"))
+    }
+
+    /// Values set while the subscriber has no demand collapse; the latest goes out as soon as
+    /// demand arrives (edge spec §23, Apple's example).
+    @Test func latestValueGoesOutWhenDemandArrives() {
+        let weather = Weather(temperature: 0)
+        let subscriber = TrackingSubscriber<Double, Never>(initialDemand: .max(2))
+        weather.$temperature.subscribe(subscriber)
+        weather.temperature = 1
+        weather.temperature = 3
+        weather.temperature = 6
+        #expect(subscriber.values == [0, 1])
+        subscriber.subscription?.request(.max(10))
+        #expect(subscriber.values == [0, 1, 6])
+        weather.temperature = 7
+        #expect(subscriber.values == [0, 1, 6, 7])
     }
 
     private final class Model {
