@@ -501,4 +501,36 @@ struct FlatMapTests {
         inners[4].send(completion: .finished)
         #expect(tracker.completions == [.finished])
     }
+
+    /// Apple's order (edge spec §7, §8): the subscriber gets the subscription inside `subscribe`,
+    /// before the upstream's arrives; a value sent before it is ignored; then the upstream is asked
+    /// for `maxPublishers`.
+    @Test func subscriptionGoesDownstreamBeforeTheUpstreamSubscribes() {
+        let upstream = LateUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        var transformed: [Int] = []
+        upstream.flatMap(maxPublishers: .max(2)) { value -> Just<Int> in
+            transformed.append(value)
+            return Just(value)
+        }.subscribe(tracker)
+        #expect(tracker.events == [.subscription("FlatMap")])
+        upstream.send(1)
+        #expect(transformed.isEmpty)
+        upstream.subscribe()
+        #expect(upstream.subscription.requests == [.max(2)])
+        upstream.send(2)
+        #expect(tracker.values == [2])
+    }
+
+    /// A cancel before the upstream's subscription arrives is remembered: the late subscription is
+    /// cancelled, nothing is requested.
+    @Test func cancelBeforeTheUpstreamSubscribes() {
+        let upstream = LateUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        upstream.flatMap { Just($0) }.subscribe(tracker)
+        tracker.subscription?.cancel()
+        upstream.subscribe()
+        #expect(upstream.subscription.requests.isEmpty)
+        #expect(upstream.subscription.isCancelled)
+    }
 }

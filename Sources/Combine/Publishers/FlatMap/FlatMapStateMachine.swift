@@ -274,18 +274,19 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     // MARK: Upstream (the publisher of values to transform)
 
-    /// The subscriber's box to hand the subscription to, or `nil` when the upstream's
-    /// subscription must be cancelled (a second one, or the operator is already done).
+    /// Keeps the upstream's subscription; `false` when it must be cancelled (a second one, or
+    /// the operator is already done: the subscriber cancelled before it arrived).
     @inlinable
-    mutating func receiveUpstream(subscription: any Subscription) -> Box? {
-        guard !terminated, upstream == nil, !upstreamFinished else { return nil }
+    mutating func receiveUpstream(subscription: any Subscription) -> Bool {
+        guard !terminated, upstream == nil, !upstreamFinished else { return false }
         upstream = subscription
-        return box
+        return true
     }
 
-    /// Whether values are still wanted.
+    /// Whether values are still wanted: the upstream has subscribed (a value sent before its
+    /// subscription is ignored, as Apple's `flatMap` ignores it) and not finished.
     @inlinable
-    var acceptsUpstreamValues: Bool { isOpen && !upstreamFinished }
+    var acceptsUpstreamValues: Bool { isOpen && !upstreamFinished && upstream != nil }
 
     /// Reserves a slot for the inner publisher of a new upstream value; `nil` when the operator
     /// no longer wants values (then the transform is not called).

@@ -209,17 +209,21 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: Upstream side
 
+    /// Hands this subscription to the subscriber: inside `subscribe`, before the upstream is
+    /// subscribed, as Apple's `flatMap` does.
+    @inlinable
+    func start() {
+        downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(subscription: self) }
+    }
+
     @inlinable
     func receiveUpstream(subscription: any Subscription) {
-        guard let box = state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
+        guard state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
             subscription.cancel()
             return
         }
-        box.subscriber.receive(subscription: self)
-        // The subscriber may have cancelled from `receive(subscription:)`.
-        if maxPublishers != .none, state.withLock({ $0.acceptsUpstreamValues }) {
-            subscription.request(maxPublishers)
-        }
+        // Apple asks for `maxPublishers` even when it is `.max(0)`.
+        subscription.request(maxPublishers)
     }
 
     @inlinable
@@ -352,7 +356,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     /// The upstream's subscriber.
     @usableFromInline
-    struct Outer: Subscriber, CustomStringConvertible {
+    struct Outer: Subscriber, Cancellable, CustomStringConvertible {
         @usableFromInline
         typealias Input = UpstreamOutput
         @usableFromInline
@@ -361,8 +365,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         @usableFromInline
         let parent: FlatMapSubscription
 
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+        /// The subscription's identity: to the upstream, the operator is one object.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: FlatMapSubscription) {
@@ -371,6 +376,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
         @usableFromInline
         var description: String { "FlatMap" }
+
+        /// Cancelling the upstream's subscriber cancels the whole operator: in Apple's operator the
+        /// upstream's subscriber and the subscriber's subscription are one object.
+        @inlinable
+        func cancel() {
+            parent.cancel()
+        }
 
         @inlinable
         func receive(subscription: any Subscription) {

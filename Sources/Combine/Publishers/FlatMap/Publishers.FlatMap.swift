@@ -42,6 +42,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+            subscription.start()
             upstream.receive(subscriber: FlatMapSubscription<Upstream.Output, NewPublisher, S>.Outer(parent: subscription))
         }
     }

@@ -26,6 +26,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
+            subscription.start(subscriber)
             upstream.receive(subscriber: SwitchToLatestSubscription<P, S>.Outer(parent: subscription))
         }
     }

@@ -56,19 +56,21 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
 
     // MARK: Upstream
 
-    /// The subscriber to hand the subscription to, or `nil` when it must be cancelled.
+    /// Keeps the upstream's subscription; `false` when it must be cancelled (a second one, or
+    /// the operator is already done).
     @inlinable
-    mutating func receiveUpstream(subscription: any Subscription) -> Downstream? {
-        guard !gate.isTerminated, upstream == nil, !upstreamFinished else { return nil }
+    mutating func receiveUpstream(subscription: any Subscription) -> Bool {
+        guard !gate.isTerminated, upstream == nil, !upstreamFinished else { return false }
         upstream = subscription
-        return gate.downstream
+        return true
     }
 
     /// Switches to a new inner publisher: returns its generation and the previous inner's
     /// subscription to cancel, or `nil` when the operator is done.
     @inlinable
     mutating func switchInner() -> (generation: Int, previous: (any Subscription)?)? {
-        guard gate.isOpen, !upstreamFinished else { return nil }
+        // A publisher sent before the upstream's subscription is ignored, as Apple's operator does.
+        guard gate.isOpen, !upstreamFinished, upstream != nil else { return nil }
         let previous = inner.close()
         inner = FanInSlot()
         generation += 1

@@ -18,15 +18,20 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     // MARK: Upstream side
 
+    /// Hands this subscription to the subscriber: inside `subscribe`, before the upstream is
+    /// subscribed, as Apple's `switchToLatest` does.
+    @inlinable
+    func start(_ downstream: Downstream) {
+        downstream.receive(subscription: self)
+    }
+
     @inlinable
     func receiveUpstream(subscription: any Subscription) {
-        guard let downstream = state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
+        guard state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
             subscription.cancel()
             return
         }
-        downstream.receive(subscription: self)
-        // The subscriber may have cancelled from `receive(subscription:)`.
-        if state.withLock({ $0.gate.isOpen }) { subscription.request(.unlimited) }
+        subscription.request(.unlimited)
     }
 
     @inlinable
@@ -109,7 +114,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     /// The upstream's subscriber.
     @usableFromInline
-    struct Outer: Subscriber, CustomStringConvertible {
+    struct Outer: Subscriber, Cancellable, CustomStringConvertible {
         @usableFromInline
         typealias Input = P
         @usableFromInline
@@ -118,8 +123,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         @usableFromInline
         let parent: SwitchToLatestSubscription
 
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+        /// The subscription's identity: to the upstream, the operator is one object.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: SwitchToLatestSubscription) {
@@ -128,6 +134,13 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
         @usableFromInline
         var description: String { "SwitchToLatest" }
+
+        /// Cancelling the upstream's subscriber cancels the whole operator: in Apple's operator the
+        /// upstream's subscriber and the subscriber's subscription are one object.
+        @inlinable
+        func cancel() {
+            parent.cancel()
+        }
 
         @inlinable
         func receive(subscription: any Subscription) {
