@@ -194,6 +194,11 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @usableFromInline
     var upstreamFinished = false
 
+    /// The upstream's subscription has arrived (a flag: testing the optional existential
+    /// `upstream` would copy it, retain and release included, for every upstream value).
+    @usableFromInline
+    var upstreamSubscribed = false
+
     /// Inner publishers by slot; a finished slot is reused.
     @usableFromInline
     var inners = ContiguousArray<FlatMapInnerSlot>()
@@ -280,13 +285,14 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     mutating func receiveUpstream(subscription: any Subscription) -> Bool {
         guard !terminated, upstream == nil, !upstreamFinished else { return false }
         upstream = subscription
+        upstreamSubscribed = true
         return true
     }
 
     /// Whether values are still wanted: the upstream has subscribed (a value sent before its
     /// subscription is ignored, as Apple's `flatMap` ignores it) and not finished.
     @inlinable
-    var acceptsUpstreamValues: Bool { isOpen && !upstreamFinished && upstream != nil }
+    var acceptsUpstreamValues: Bool { isOpen && !upstreamFinished && upstreamSubscribed }
 
     /// Reserves a slot for the inner publisher of a new upstream value; `nil` when the operator
     /// no longer wants values (then the transform is not called).

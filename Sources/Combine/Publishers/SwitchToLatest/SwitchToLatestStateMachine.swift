@@ -40,6 +40,11 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     @usableFromInline
     var upstreamFinished = false
 
+    /// The upstream's subscription has arrived (a flag rather than a test of the optional
+    /// existential `upstream`, which would copy it for every upstream value).
+    @usableFromInline
+    var upstreamSubscribed = false
+
     /// The current inner publisher (`finished` once it completed or when there is none).
     @usableFromInline
     var inner = FanInSlot()
@@ -62,6 +67,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     mutating func receiveUpstream(subscription: any Subscription) -> Bool {
         guard !gate.isTerminated, upstream == nil, !upstreamFinished else { return false }
         upstream = subscription
+        upstreamSubscribed = true
         return true
     }
 
@@ -70,7 +76,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func switchInner() -> (generation: Int, previous: (any Subscription)?)? {
         // A publisher sent before the upstream's subscription is ignored, as Apple's operator does.
-        guard gate.isOpen, !upstreamFinished, upstream != nil else { return nil }
+        guard gate.isOpen, !upstreamFinished, upstreamSubscribed else { return nil }
         let previous = inner.close()
         inner = FanInSlot()
         generation += 1
