@@ -45,5 +45,7 @@ final class OneValueSubscription<Downstream: Subscriber>: Subscription, Reflects
     @usableFromInline
     var description: String { "\(name)" }
 
-    @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["value": value] }
+    /// Apple's shape: the value as one unlabelled child.
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, unlabeledChildren: [value]) }
 }

@@ -163,5 +163,14 @@ extension Future {
 
         @usableFromInline
         var description: String { "Future" }
+
+        /// Apple's shape: `parent` and `downstream` (the delivery, here) are `nil` once the
+        /// result has gone out or the subscription was cancelled.
+        @usableFromInline
+        var mirrorChildren: KeyValuePairs<String, Any> {
+            let (parent, deliver, hasDemand) = state.withLock { ($0.parent, $0.deliver, $0.hasDemand) }
+            return ["parent": parent as Any, "downstream": deliver as Any, "hasAnyDemand": hasDemand,
+                    "subject": parent as Any]
+        }
     }
 }

@@ -85,7 +85,7 @@ extension Just {
         var description: String { "Just" }
 
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["value": value]) }
+        var customMirror: Mirror { Mirror(self, unlabeledChildren: [value]) }
 
         @usableFromInline
         var playgroundDescription: Any { description }
@@ -139,7 +139,7 @@ extension Just {
         var description: String { "Just" }
 
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["value": value]) }
+        var customMirror: Mirror { Mirror(self, unlabeledChildren: [value]) }
 
         @usableFromInline
         var playgroundDescription: Any { description }

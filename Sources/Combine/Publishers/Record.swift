@@ -252,8 +252,13 @@ extension Record {
         }
 
         @usableFromInline
-        var description: String { "Record" }
+        var description: String {
+            // Apple's: the recorded values while there is something left to deliver, then this.
+            state.withLock { $0.downstream == nil } ? "Cancelled Events" : String(describing: recording.output)
+        }
 
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["recording": recording] }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
+            ["sequence": recording.output, "completion": recording.completion]
+        }
     }
 }

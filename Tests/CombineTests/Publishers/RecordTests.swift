@@ -11,9 +11,12 @@ struct RecordTests {
         let record = Record<Int, Problem>(output: [1, 2, 3], completion: .failure(.failed))
         let subscriber = TrackingSubscriber<Int, Problem>(initialDemand: .max(2))
         record.subscribe(subscriber)
-        #expect(subscriber.events == [.subscription("Record"), .value(1), .value(2)])
+        // Apple describes the subscription by its recorded values, then as "Cancelled Events" once
+        // it has finished (edge spec §2c).
+        #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1), .value(2)])
         subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription("Record"), .value(1), .value(2), .value(3), .completion(.failure(.failed))])
+        #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.failure(.failed))])
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Cancelled Events")
     }
 
     @Test func recordsStepByStep() {
