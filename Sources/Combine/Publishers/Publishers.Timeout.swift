@@ -140,19 +140,22 @@ extension Publishers.Timeout {
         mutating func fired(_ armed: UInt64) -> Fired {
             guard armed == generation, live, let subscription = upstream.terminate() else { return .ignore }
             done = true
-            defer {
-                timer = nil
-                downstream = nil
+            defer { timer = nil }
+            guard subscriptionSent else {
+                // The subscriber is kept until its subscription has been sent.
+                timedOutEarly = true
+                return .timedOut(subscription, nil, timer)
             }
-            if subscriptionSent { return .timedOut(subscription, downstream, timer) }
-            timedOutEarly = true
-            return .timedOut(subscription, nil, timer)
+            defer { downstream = nil }
+            return .timedOut(subscription, downstream, timer)
         }
 
         /// The subscription has gone downstream: the subscriber, if the timer already fired.
-        mutating func sentSubscription(_ downstream: Downstream) -> Downstream? {
+        mutating func sentSubscription() -> Downstream? {
             subscriptionSent = true
-            return timedOutEarly ? downstream : nil
+            guard timedOutEarly else { return nil }
+            defer { downstream = nil }
+            return downstream
         }
 
         /// Delivering the upstream's completion: the subscriber, unless it cancelled meanwhile.
@@ -235,7 +238,7 @@ extension Publishers.Timeout {
             downstream.receive(subscription: self)
             // On an immediate scheduler the timer fires while it is armed: the completion waits
             // for the subscription (Apple crashes there).
-            if let timedOut = state.withLock({ $0.sentSubscription(downstream) }) {
+            if let timedOut = state.withLock({ $0.sentSubscription() }) {
                 deliverTimeout(to: timedOut)
             }
         }
