@@ -84,6 +84,13 @@ extension Publishers.Throttle {
         var upstreamCompleted = false
         /// The completion waiting behind the planned emission.
         var completion: Subscribers.Completion<Failure>?
+        /// The subscription has been handed downstream. Apple asks the upstream first; a value the
+        /// upstream sends at once (a `@Published` property's current value) comes before the
+        /// subscriber could ask for anything.
+        var subscriptionSent = false
+        /// The held value came before the subscriber could ask for anything: its demand is
+        /// counted at the emission instead (the value is dropped then if none has come).
+        var demandAtEmission = false
 
         init(latest: Bool, interval: Context.SchedulerTimeType.Stride, downstream: Downstream) {
             self.downstream = downstream
@@ -116,9 +123,13 @@ extension Publishers.Throttle {
                 if latest { held = value }
                 return .nothing
             }
-            // Nothing wanted: the value is dropped, nothing is planned.
-            guard demand > .none else { return .nothing }
-            demand -= 1
+            if !subscriptionSent {
+                demandAtEmission = true
+            } else {
+                // Nothing wanted: the value is dropped, nothing is planned.
+                guard demand > .none else { return .nothing }
+                demand -= 1
+            }
             held = value
             emissionScheduled = true
             if let last = lastEmission, last.distance(to: now) < interval {
@@ -137,8 +148,12 @@ extension Publishers.Throttle {
         ) -> (Downstream, Output?, Subscribers.Completion<Failure>?)? {
             emissionScheduled = false
             guard let downstream else { return nil }
-            let value = held
+            var value = held
             held = nil
+            if demandAtEmission {
+                demandAtEmission = false
+                if demand > .none { demand -= 1 } else { value = nil }
+            }
             if value != nil { lastEmission = now }
             guard let completion else { return (downstream, value, nil) }
             self.completion = nil
@@ -196,6 +211,7 @@ extension Publishers.Throttle {
             _ = scheduler.now
             // Apple asks the upstream first, then hands the subscription downstream (spec §7).
             subscription.request(.unlimited)
+            state.withLock { $0.subscriptionSent = true }
             downstream.receive(subscription: self)
         }
 
