@@ -112,7 +112,10 @@ extension Publishers.SubscribeOn {
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
             guard let upstream = state.withLock({ $0.upstream.subscription }) else { return }
-            scheduler.schedule(options: options) {
+            // The action keeps the operator, and so its subscriber, alive until it runs, as
+            // Apple's does.
+            scheduler.schedule(options: options) { [self] in
+                withExtendedLifetime(self) {}
                 upstream.request(demand)
             }
         }
