@@ -62,21 +62,33 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// The time `n` later (or earlier, for a negative stride). Clamped at the start of uptime.
+        /// The time `n` later (or earlier, for a negative stride), as Apple computes it: the longest
+        /// stride (`.nanoseconds(.max)`) and anything past the end of the time line give
+        /// `DispatchTime.distantFuture`; going back past the start of uptime stops at its first
+        /// nanosecond.
         public func advanced(by n: Stride) -> SchedulerTimeType {
             let base = dispatchTime.uptimeNanoseconds
+            if n.magnitude == .max || base == DispatchTime.distantFuture.uptimeNanoseconds {
+                return SchedulerTimeType(.distantFuture)
+            }
             if n.magnitude >= 0 {
                 let (sum, overflow) = base.addingReportingOverflow(UInt64(n.magnitude))
-                return SchedulerTimeType(DispatchTime(uptimeNanoseconds: overflow ? UInt64.max : sum))
+                return SchedulerTimeType(overflow ? .distantFuture : DispatchTime(uptimeNanoseconds: sum))
             }
-            let back = n.magnitude.magnitude
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: base > UInt64(back) ? base - UInt64(back) : 0))
+            let back = UInt64(n.magnitude.magnitude)
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: base > back ? max(base - back, 1) : 1))
         }
 
-        /// The signed distance in nanoseconds from this time to `other`.
+        /// The signed distance in nanoseconds from this time to `other`. As Apple's, it saturates:
+        /// when either time is `distantFuture`, or within 1024 ns of it, the distance is
+        /// `.nanoseconds(.max)`, whichever way it is measured.
         public func distance(to other: SchedulerTimeType) -> Stride {
             let from = dispatchTime.uptimeNanoseconds
             let to = other.dispatchTime.uptimeNanoseconds
+            let nearTheEnd = DispatchTime.distantFuture.uptimeNanoseconds - 1024
+            if from >= nearTheEnd || to >= nearTheEnd {
+                return Stride(nanoseconds: .max)
+            }
             if to >= from {
                 let difference = to - from
                 return Stride(nanoseconds: difference > UInt64(Int.max) ? Int.max : Int(difference))
@@ -129,6 +141,11 @@ extension DispatchQueue: Scheduler {
 
             /// The length of this stride in nanoseconds (negative for a backwards stride).
             public var magnitude: Int
+
+            /// Apple encodes the nanosecond count under this key.
+            private enum CodingKeys: String, CodingKey {
+                case magnitude = "_nanoseconds"
+            }
 
             /// The same length as a `DispatchTimeInterval`, for handing to Dispatch APIs.
             public var timeInterval: DispatchTimeInterval {

@@ -127,10 +127,11 @@ extension OperationQueue: Scheduler {
         0.0
     }
 
-    /// Adds `action` to the queue as an operation.
+    /// Adds `action` to the queue as one `BlockOperation`, through `addOperation(_:)`, as Apple
+    /// does (the block form counts as a second addition in some Foundations).
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = OperationQueueSchedulerAction(run: action)
-        addOperation { work.run() }
+        addOperation(BlockOperation { work.run() })
     }
 
     /// Adds `action` to the queue as an operation once `date` has come.

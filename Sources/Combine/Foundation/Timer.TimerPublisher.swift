@@ -150,8 +150,9 @@ extension Timer {
             state.withLock { $0.sides.removeAll { $0 === side } }
         }
 
-        /// One subscriber's connection to the shared timer.
-        fileprivate final class Side: Subscription, ReflectsAsOperator, @unchecked Sendable
+        /// One subscriber's connection to the shared timer. Like Apple's, it has no description,
+        /// mirror or playground description of its own.
+        fileprivate final class Side: Subscription, @unchecked Sendable
         {
             private struct State {
                 var demand: Subscribers.Demand = .none
@@ -186,8 +187,6 @@ extension Timer {
                 state.withLock { $0.downstream = nil }
                 publisher?.remove(self)
             }
-
-            var description: String { "Timer" }
         }
     }
 }

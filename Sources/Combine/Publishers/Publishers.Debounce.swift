@@ -61,15 +61,23 @@ extension Publisher {
 extension Publishers.Debounce {
     /// Debounce's bookkeeping, free of side effects: each event returns what to do once the lock
     /// is released.
+    ///
+    /// Each value arms a repeating scheduler action (`now`, `minimumTolerance`, then
+    /// `schedule(after:interval:tolerance:options:)`, as Apple does) and cancels the previous one.
+    /// A generation counter marks the current timer, so only the latest value is published even
+    /// when the scheduler's tokens ignore `cancel()`.
     struct Machine<Downstream> {
         var upstream: SubscriptionStatus = .awaitingSubscription
         /// Released when the stream ends, so nothing outlives the subscription.
         var downstream: Downstream?
         var demand: Subscribers.Demand = .none
-        /// The latest value and the generation it belongs to; a timer only fires its own generation.
+        /// The latest value, waiting for its quiet window to pass.
         var pending: Output?
+        /// Which timer is current.
         var generation: UInt64 = 0
-        /// No more events go downstream (completed or cancelled).
+        /// The current timer's token.
+        var timer: (any Cancellable)?
+        /// Nothing more goes downstream (cancelled, or the completion delivered).
         var finished = false
 
         enum ValueAction {
@@ -94,22 +102,38 @@ extension Publishers.Debounce {
             return .startTimer(generation: generation)
         }
 
-        /// The value to send when the timer of `fired` ends, if it is still current and wanted.
-        mutating func timerEnded(_ fired: UInt64) -> (Downstream, Output)? {
-            guard fired == generation, !finished, let value = pending, let downstream else { return nil }
-            pending = nil
-            guard demand > .none else { return nil }
-            demand -= 1
-            return (downstream, value)
+        /// Keeps the token of the timer armed for `armed` and returns the one it replaces (or the
+        /// new one, if it is already stale), to be cancelled and released outside the lock.
+        mutating func store(_ token: any Cancellable, armed: UInt64) -> (any Cancellable)? {
+            guard armed == generation, !finished else { return token }
+            defer { timer = token }
+            return timer
         }
 
-        /// Upstream completed: drop the waiting value; the caller schedules the completion.
-        mutating func upstreamCompleted() -> Bool {
-            guard upstream.subscription != nil, !finished else { return false }
-            upstream = .terminal
+        /// When the timer of `fired` ends: its token (cancelled and released, as Apple does) and
+        /// the value to send, if it is still current and wanted.
+        mutating func timerEnded(_ fired: UInt64) -> ((any Cancellable)?, (Downstream, Output)?)? {
+            guard fired == generation, !finished, let value = pending, let downstream else { return nil }
+            pending = nil
+            defer { timer = nil }
+            guard demand > .none else { return (timer, nil) }
+            demand -= 1
+            return (timer, (downstream, value))
+        }
+
+        /// The upstream completed: the waiting value is dropped. Returns the upstream subscription
+        /// for the caller to release at once (then it cancels the timer and schedules the
+        /// completion).
+        mutating func upstreamCompleted() -> (any Subscription)? {
+            guard upstream.subscription != nil, !finished else { return nil }
             pending = nil
             generation &+= 1
-            return true
+            return upstream.terminate()
+        }
+
+        mutating func takeTimer() -> (any Cancellable)? {
+            defer { timer = nil }
+            return timer
         }
 
         /// Whether the completion may still be delivered (not cancelled meanwhile).
@@ -120,11 +144,14 @@ extension Publishers.Debounce {
             return downstream
         }
 
-        mutating func cancelled() -> (any Subscription)? {
+        /// A cancel before the subscription arrives does nothing (Apple handles a late
+        /// subscription as if there had been no cancel).
+        mutating func cancelled() -> Bool {
+            if case .awaitingSubscription = upstream { return false }
             finished = true
             pending = nil
             downstream = nil
-            return upstream.terminate()
+            return true
         }
     }
 
@@ -156,23 +183,39 @@ extension Publishers.Debounce {
 
         func receive(_ input: Input) -> Subscribers.Demand {
             guard case .startTimer(let generation) = state.withLock({ $0.received(input) }) else { return .none }
-            scheduler.schedule(
+            let token = scheduler.schedule(
                 after: scheduler.now.advanced(by: dueTime),
+                interval: dueTime,
                 tolerance: scheduler.minimumTolerance,
                 options: options
-            ) { [self] in
-                guard let (downstream, value) = state.withLock({ $0.timerEnded(generation) }) else { return }
-                let more = downstream.receive(value)
-                if more > .none { state.withLock { $0.demand += more } }
-            }
+            ) { [self] in timerEnded(generation) }
+            // The previous timer is cancelled once the new one exists, and released.
+            state.withLock { $0.store(token, armed: generation) }?.cancel()
             return .none
         }
 
+        private func timerEnded(_ generation: UInt64) {
+            guard let (token, delivery) = state.withLock({ $0.timerEnded(generation) }) else { return }
+            token?.cancel()
+            withExtendedLifetime(token) {}
+            guard let (downstream, value) = delivery else { return }
+            let more = downstream.receive(value)
+            if more > .none { state.withLock { $0.demand += more } }
+        }
+
         func receive(completion: Subscribers.Completion<Failure>) {
-            guard state.withLock({ $0.upstreamCompleted() }) else { return }
-            scheduler.schedule(options: options) { [self] in
+            // Apple lets go of the upstream first.
+            guard state.withLock({ $0.upstreamCompleted() }) != nil else { return }
+            let timer = state.withLock { $0.takeTimer() }
+            timer?.cancel()
+            // Apple delivers the completion without the options. The action keeps the subscriber
+            // alive until it runs; a cancel in between only stops the delivery.
+            let downstream = state.withLock { $0.downstream }
+            scheduler.schedule { [self] in
+                withExtendedLifetime(downstream) {}
                 state.withLock { $0.deliverCompletion() }?.receive(completion: completion)
             }
+            withExtendedLifetime(timer) {}
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -181,10 +224,25 @@ extension Publishers.Debounce {
         }
 
         func cancel() {
-            state.withLock { $0.cancelled() }?.cancel()
+            guard state.withLock({ $0.cancelled() }) else { return }
+            // Apple's order: the timer is cancelled, the upstream cancelled, then the timer released
+            // and the upstream released.
+            let upstream: (any Subscription)?
+            do {
+                let timer = state.withLock { $0.takeTimer() }
+                timer?.cancel()
+                upstream = state.withLock { $0.upstream.terminate() }
+                upstream?.cancel()
+            }
+            withExtendedLifetime(upstream) {}
         }
 
         var description: String { "Debounce" }
+
+        var mirrorChildren: KeyValuePairs<String, Any> {
+            let (downstream, demand, pending) = state.withLock { ($0.downstream, $0.demand, $0.pending) }
+            return ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": pending as Any]
+        }
     }
 }
 

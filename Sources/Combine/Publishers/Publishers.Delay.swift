@@ -65,10 +65,18 @@ extension Publisher {
 
 extension Publishers.Delay {
     struct Machine<Downstream> {
+        /// Kept until the upstream's completion has been delivered (a value delivered before it
+        /// still has the subscriber's answer requested upstream), or until the subscriber cancels.
         var upstream: SubscriptionStatus = .awaitingSubscription
+        /// The upstream completed; its completion is on its way through the scheduler.
+        var upstreamCompleted = false
         /// Cleared by `cancel()` (deliveries already scheduled are then dropped) and after the
         /// completion, so nothing outlives the subscription.
         var downstream: Downstream?
+
+        /// Whether the upstream's events are taken: not before the subscription, nor after its
+        /// completion or a cancel.
+        var live: Bool { upstream.subscription != nil && !upstreamCompleted }
 
         mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
             guard case .awaitingSubscription = upstream else { return nil }
@@ -76,13 +84,31 @@ extension Publishers.Delay {
             return downstream
         }
 
-        mutating func takeDownstream() -> Downstream? {
-            defer { downstream = nil }
-            return downstream
+        mutating func completed() -> Bool {
+            guard live else { return false }
+            upstreamCompleted = true
+            return true
+        }
+
+        /// Delivering the completion: the subscriber, unless it cancelled. The upstream
+        /// subscription is returned to be released outside the lock.
+        mutating func completing() -> (Downstream, (any Subscription)?)? {
+            guard let downstream else { return nil }
+            self.downstream = nil
+            return (downstream, upstream.terminate())
+        }
+
+        /// A cancel before the subscription arrives does nothing (Apple handles a late
+        /// subscription as if there had been no cancel).
+        mutating func cancelled() -> (any Subscription)? {
+            guard let subscription = upstream.subscription else { return nil }
+            downstream = nil
+            upstream = .terminal
+            return upstreamCompleted ? nil : subscription
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -109,16 +135,22 @@ extension Publishers.Delay {
             downstream.receive(subscription: self)
         }
 
+        /// Schedules `action` `interval` from now. The action keeps the subscriber alive until it
+        /// runs, as Apple's does; a cancel in between only stops the delivery.
         private func later(_ action: @escaping () -> Void) {
+            let downstream = state.withLock { $0.downstream }
             scheduler.schedule(
                 after: scheduler.now.advanced(by: interval),
                 tolerance: tolerance,
-                options: options,
-                action)
+                options: options
+            ) {
+                withExtendedLifetime(downstream) {}
+                action()
+            }
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
+            guard state.withLock({ $0.live }) else { return .none }
             later { [self] in
                 guard let downstream = state.withLock({ $0.downstream }) else { return }
                 let more = downstream.receive(input)
@@ -129,25 +161,27 @@ extension Publishers.Delay {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            guard state.withLock({ $0.upstream.terminate() }) != nil else { return }
+            guard state.withLock({ $0.completed() }) else { return }
+            // The delivery lets go of the upstream before delivering the completion; this call
+            // keeps it until it returns (as Apple's does: on an immediate scheduler the upstream
+            // goes after the completion).
+            let upstream = state.withLock { $0.upstream.subscription }
             later { [self] in
-                state.withLock { $0.takeDownstream() }?.receive(completion: completion)
+                guard let downstream = state.withLock({ $0.completing() })?.0 else { return }
+                downstream.receive(completion: completion)
             }
+            withExtendedLifetime(upstream) {}
         }
 
         func request(_ demand: Subscribers.Demand) {
-            // Apple accepts request(.none) here and forwards it unchanged upstream.
-            state.withLock { $0.upstream.subscription }?.request(demand)
+            // Apple accepts request(.none) here and forwards it unchanged upstream; after the
+            // upstream's completion nothing is forwarded.
+            state.withLock { $0.live ? $0.upstream.subscription : nil }?.request(demand)
         }
 
         func cancel() {
-            state.withLock { state -> (any Subscription)? in
-                state.downstream = nil
-                return state.upstream.terminate()
-            }?.cancel()
+            state.withLock { $0.cancelled() }?.cancel()
         }
-
-        var description: String { "Delay" }
     }
 }
 

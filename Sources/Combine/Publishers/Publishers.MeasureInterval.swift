@@ -49,7 +49,15 @@ extension Publishers.MeasureInterval {
         /// Released when the stream ends, so nothing outlives the subscription.
         var downstream: Downstream?
 
+        /// Ends the stream, unless no subscription has arrived yet: a completion or a cancel then
+        /// does nothing, as Apple's does, and a later subscription is taken as usual.
+        var isAwaitingSubscription: Bool {
+            if case .awaitingSubscription = upstream { return true }
+            return false
+        }
+
         mutating func terminate() -> (Downstream?, (any Subscription)?) {
+            guard upstream.subscription != nil else { return (nil, nil) }
             defer { downstream = nil }
             return (downstream, upstream.terminate())
         }
@@ -69,6 +77,11 @@ extension Publishers.MeasureInterval {
         }
 
         func receive(subscription: any Subscription) {
+            // A second subscription is cancelled without reading the clock.
+            guard state.withLock({ $0.isAwaitingSubscription }) else {
+                subscription.cancel()
+                return
+            }
             let now = scheduler.now
             let downstream = state.withLock { state -> Downstream? in
                 guard case .awaitingSubscription = state.upstream else { return nil }
@@ -84,6 +97,8 @@ extension Publishers.MeasureInterval {
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
+            // Before the subscription and after the end, the clock is not even read (Apple gates).
+            guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
             let now = scheduler.now
             let step = state.withLock { state -> (Downstream, Context.SchedulerTimeType.Stride)? in
                 guard state.upstream.subscription != nil, let last = state.last, let downstream = state.downstream
@@ -96,9 +111,9 @@ extension Publishers.MeasureInterval {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            let (downstream, upstream) = state.withLock { $0.terminate() }
-            guard upstream != nil else { return }
-            downstream?.receive(completion: completion)
+            // Apple lets go of the upstream before delivering the completion.
+            guard let downstream = state.withLock({ $0.terminate() }).0 else { return }
+            downstream.receive(completion: completion)
         }
 
         func request(_ demand: Subscribers.Demand) {

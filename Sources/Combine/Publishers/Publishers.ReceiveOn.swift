@@ -81,7 +81,11 @@ extension Publishers.ReceiveOn {
 
         @usableFromInline
         struct State {
+            /// Kept until the upstream's completion has been delivered (a value delivered before it
+            /// still has the subscriber's answer requested upstream), or until the subscriber cancels.
             @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
+            /// The upstream completed; its completion waits among the events.
+            @usableFromInline var upstreamCompleted = false
             /// Released on cancel and after the completion, so nothing outlives the subscription.
             @usableFromInline var downstream: Downstream?
             /// Events received and not yet delivered, oldest at `head`.
@@ -92,9 +96,23 @@ extension Publishers.ReceiveOn {
             /// Actions that ran while another was delivering and left their event to it.
             @usableFromInline var owed = 0
 
+            /// The upstream subscription let go of by `next()`, to be released outside the lock.
+            @usableFromInline var released: (any Subscription)?
+
             @inlinable
             init(downstream: Downstream) {
                 self.downstream = downstream
+            }
+
+            /// Whether the upstream's events are taken: not before the subscription, nor after its
+            /// completion or a cancel.
+            @inlinable
+            var live: Bool { upstream.subscription != nil && !upstreamCompleted }
+
+            @inlinable
+            mutating func takeReleased() -> (any Subscription)? {
+                defer { released = nil }
+                return released
             }
 
             /// The oldest waiting event and the subscriber to give it to.
@@ -113,6 +131,8 @@ extension Publishers.ReceiveOn {
                 }
                 if case .completion = event {
                     self.downstream = nil
+                    // Apple lets go of the upstream before delivering the completion.
+                    released = upstream.terminate()
                 }
                 return (event, downstream)
             }
@@ -145,28 +165,38 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            let live = state.withLock { state -> Bool in
-                guard state.upstream.subscription != nil else { return false }
+            let downstream = state.withLock { state -> Downstream? in
+                guard state.live else { return nil }
                 state.events.append(.value(input))
-                return true
+                return state.downstream
             }
-            if live {
-                scheduler.schedule(options: options) { [self] in deliverScheduled() }
+            if let downstream {
+                schedule(keeping: downstream)
             }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let live = state.withLock { state -> Bool in
-                guard state.upstream.subscription != nil else { return false }
-                // The upstream is done: release it now, but let pending deliveries run.
-                state.upstream = .terminal
+            let downstream = state.withLock { state -> Downstream? in
+                guard state.live else { return nil }
+                // Pending deliveries still run; the upstream is let go of at the completion's.
+                state.upstreamCompleted = true
                 state.events.append(.completion(completion))
-                return true
+                return state.downstream
             }
-            if live {
-                scheduler.schedule(options: options) { [self] in deliverScheduled() }
+            if let downstream {
+                schedule(keeping: downstream)
+            }
+        }
+
+        /// Hands one delivery to the scheduler. The action keeps the operator and the subscriber
+        /// alive until it runs, as Apple's does; a cancel in between only stops the delivery.
+        @inlinable
+        func schedule(keeping downstream: Downstream) {
+            scheduler.schedule(options: options) { [self] in
+                withExtendedLifetime(downstream) {}
+                deliverScheduled()
             }
         }
 
@@ -182,6 +212,7 @@ extension Publishers.ReceiveOn {
                 state.delivering = true
                 return .some(state.next())
             }
+            _ = state.withLock { $0.takeReleased() }
             // Left to the action that is delivering.
             guard var next = first else { return }
             while true {
@@ -204,6 +235,7 @@ extension Publishers.ReceiveOn {
                     state.owed -= 1
                     return .some(state.next())
                 }
+                _ = state.withLock { $0.takeReleased() }
                 guard let more else { return }
                 next = more
             }
@@ -211,18 +243,25 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            // Apple accepts request(.none) here and forwards it unchanged upstream.
-            state.withLock { $0.upstream.subscription }?.request(demand)
+            // Apple accepts request(.none) here and forwards it unchanged upstream; after the
+            // upstream's completion nothing is forwarded.
+            state.withLock { $0.live ? $0.upstream.subscription : nil }?.request(demand)
         }
 
         @inlinable
         func cancel() {
             var dropped = ContiguousArray<Event>()
             let upstream = state.withLock { state -> (any Subscription)? in
+                // Before the subscription a cancel does nothing (Apple takes a late subscription
+                // as if there had been no cancel).
+                if case .awaitingSubscription = state.upstream { return nil }
                 state.downstream = nil
                 swap(&dropped, &state.events)
                 state.head = 0
-                return state.upstream.terminate()
+                let completed = state.upstreamCompleted
+                let held = state.upstream.terminate()
+                // After the upstream's completion there is nothing to cancel upstream.
+                return completed ? nil : held
             }
             upstream?.cancel()
             _ = dropped
@@ -254,9 +293,14 @@ extension Publishers.ReceiveOn {
         @usableFromInline
         let upstream: LockedState<SubscriptionStatus>
 
-        /// Set by `cancel` and by the upstream's completion: nothing more reaches the subscriber.
+        /// `waiting` until the subscription arrives (values before it are ignored), `open` while
+        /// events go through, `closed` after `cancel` or the upstream's completion.
         @usableFromInline
-        let closed = Atomic<Bool>(false)
+        let phase = Atomic<UInt8>(0)  // waiting
+
+        @usableFromInline static var waiting: UInt8 { 0 }
+        @usableFromInline static var open: UInt8 { 1 }
+        @usableFromInline static var closed: UInt8 { 2 }
 
         @inlinable
         init(downstream: Downstream) {
@@ -266,7 +310,11 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = upstream.withLock { $0.accept(subscription) }
+            let accepted = upstream.withLock { status -> Bool in
+                guard status.accept(subscription) else { return false }
+                phase.store(Self.open, ordering: .releasing)
+                return true
+            }
             guard accepted else {
                 subscription.cancel()
                 return
@@ -276,7 +324,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            if closed.load(ordering: .acquiring) { return .none }
+            if phase.load(ordering: .acquiring) != Self.open { return .none }
             let more = downstream.receive(input)
             if more > .none { forward(more) }
             return .none
@@ -291,9 +339,15 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            if closed.exchange(true, ordering: .acquiringAndReleasing) { return }
-            guard upstream.withLock({ $0.terminate() }) != nil else { return }
-            downstream.receive(completion: completion)
+            // Before the subscription (and after the end) a completion is ignored.
+            guard phase.compareExchange(expected: Self.open, desired: Self.closed, ordering: .acquiringAndReleasing)
+                .exchanged
+            else { return }
+            let upstream = upstream.withLock { $0.terminate() }
+            // Held until the completion is delivered, as Apple's does.
+            withExtendedLifetime(upstream) {
+                downstream.receive(completion: completion)
+            }
         }
 
         @inlinable
@@ -304,8 +358,14 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func cancel() {
-            closed.store(true, ordering: .releasing)
-            upstream.withLock { $0.terminate() }?.cancel()
+            let held = upstream.withLock { status -> (any Subscription)? in
+                // Before the subscription a cancel does nothing (Apple takes a late subscription
+                // as if there had been no cancel).
+                if case .awaitingSubscription = status { return nil }
+                phase.store(Self.closed, ordering: .releasing)
+                return status.terminate()
+            }
+            held?.cancel()
         }
 
         @usableFromInline var description: String { "ReceiveOn" }

@@ -98,24 +98,33 @@ extension Publishers.SubscribeOn {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
+            // Apple lets go of the upstream before delivering the completion.
             let downstream = state.withLock { state -> Downstream? in
                 guard state.upstream.subscription != nil else { return nil }
-                defer { _ = state.terminate() }
+                defer { state.downstream = nil }
                 return state.downstream
             }
-            downstream?.receive(completion: completion)
+            guard let downstream else { return }
+            _ = state.withLock { $0.upstream.terminate() }
+            downstream.receive(completion: completion)
         }
 
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
             guard let upstream = state.withLock({ $0.upstream.subscription }) else { return }
-            scheduler.schedule(options: options) {
+            // The action keeps the operator, and so its subscriber, alive until it runs, as
+            // Apple's does.
+            scheduler.schedule(options: options) { [self] in
+                withExtendedLifetime(self) {}
                 upstream.request(demand)
             }
         }
 
         func cancel() {
-            guard let upstream = state.withLock({ $0.terminate() }) else { return }
+            // Before the subscription a cancel does nothing (Apple takes a late subscription as
+            // if there had been no cancel).
+            guard let upstream = state.withLock({ $0.upstream.subscription == nil ? nil : $0.terminate() })
+            else { return }
             scheduler.schedule(options: options) {
                 upstream.cancel()
             }

@@ -14,8 +14,9 @@ extension Publishers {
     /// - A window with no values publishes nothing; the next value is published at once again.
     ///
     /// Values and completion are delivered on `scheduler`. The upstream is asked for unlimited
-    /// values; a value due while the subscriber has no demand is dropped. When the upstream
-    /// finishes, a held value is published before the completion; a failure discards it.
+    /// values; a value that arrives while the subscriber has no demand is dropped. When the
+    /// upstream completes while a value is held, the held value is published first and the
+    /// completion right after it, at the time already planned; this holds for a failure too.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The upstream's value type; at most one value per `interval` is published.
         public typealias Output = Upstream.Output
@@ -61,23 +62,35 @@ extension Publisher {
 
 extension Publishers.Throttle {
     /// Throttle's bookkeeping, free of side effects.
+    ///
+    /// The order of the scheduler calls is Apple's: `now` when the subscriber is made and again
+    /// when the subscription arrives, `now` once per value and per completion, `now` again at
+    /// each emission.
     struct Machine<Downstream> {
         let latest: Bool
         /// Released when the stream ends, so nothing outlives the subscription.
         var downstream: Downstream?
         let interval: Context.SchedulerTimeType.Stride
+        /// Kept until the completion has been delivered (or the subscriber cancels).
         var upstream: SubscriptionStatus = .awaitingSubscription
         var demand: Subscribers.Demand = .none
-        /// The value waiting for its emission.
+        /// The value waiting for the planned emission; its demand is already counted.
         var held: Output?
         /// When the last value was published; `nil` until the first one.
         var lastEmission: Context.SchedulerTimeType?
-        /// An emission is already scheduled.
+        /// An emission is planned on the scheduler.
         var emissionScheduled = false
-        /// The upstream finished; deliver `held`, then `.finished`, at the next emission.
+        /// The upstream completed: nothing more is taken from it.
+        var upstreamCompleted = false
+        /// The completion waiting behind the planned emission.
         var completion: Subscribers.Completion<Failure>?
-        /// Nothing more goes downstream.
-        var done = false
+        /// The subscription has been handed downstream. Apple asks the upstream first; a value the
+        /// upstream sends at once (a `@Published` property's current value) comes before the
+        /// subscriber could ask for anything.
+        var subscriptionSent = false
+        /// The held value came before the subscriber could ask for anything: its demand is
+        /// counted at the emission instead (the value is dropped then if none has come).
+        var demandAtEmission = false
 
         init(latest: Bool, interval: Context.SchedulerTimeType.Stride, downstream: Downstream) {
             self.downstream = downstream
@@ -91,16 +104,33 @@ extension Publishers.Throttle {
             case at(Context.SchedulerTimeType)
         }
 
+        /// Whether a value or completion from the upstream is taken at all (Apple does not even
+        /// read the clock otherwise).
+        var acceptsUpstreamEvents: Bool {
+            upstream.subscription != nil && !upstreamCompleted
+        }
+
         mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
-            guard case .awaitingSubscription = upstream, !done else { return nil }
+            guard case .awaitingSubscription = upstream, let downstream else { return nil }
             upstream = .subscribed(subscription)
             return downstream
         }
 
         mutating func received(_ value: Output, now: Context.SchedulerTimeType) -> Schedule {
-            guard upstream.subscription != nil, !done else { return .nothing }
-            if latest || held == nil { held = value }
-            guard !emissionScheduled else { return .nothing }
+            guard acceptsUpstreamEvents else { return .nothing }
+            // A planned emission has its demand counted already: the latest value takes its place.
+            if emissionScheduled {
+                if latest { held = value }
+                return .nothing
+            }
+            if !subscriptionSent {
+                demandAtEmission = true
+            } else {
+                // Nothing wanted: the value is dropped, nothing is planned.
+                guard demand > .none else { return .nothing }
+                demand -= 1
+            }
+            held = value
             emissionScheduled = true
             if let last = lastEmission, last.distance(to: now) < interval {
                 return .at(last.advanced(by: interval))
@@ -108,42 +138,51 @@ extension Publishers.Throttle {
             return .now
         }
 
-        /// At an emission: the value to publish (if any and wanted) and the completion to send after.
+        /// Whether a planned emission still has anything to do (after a cancel it reads nothing).
+        var live: Bool { downstream != nil }
+
+        /// At an emission: the value to publish, and the completion to send after it, which ends
+        /// the subscription.
         mutating func emit(
             now: Context.SchedulerTimeType
         ) -> (Downstream, Output?, Subscribers.Completion<Failure>?)? {
             emissionScheduled = false
-            guard !done, let downstream else { return nil }
-            var value: Output?
-            if let held {
-                self.held = nil
-                lastEmission = now
-                if demand > .none {
-                    demand -= 1
-                    value = held
-                }
+            guard let downstream else { return nil }
+            var value = held
+            held = nil
+            if demandAtEmission {
+                demandAtEmission = false
+                if demand > .none { demand -= 1 } else { value = nil }
             }
-            if let completion {
-                done = true
-                self.downstream = nil
-                return (downstream, value, completion)
-            }
-            return (downstream, value, nil)
+            if value != nil { lastEmission = now }
+            guard let completion else { return (downstream, value, nil) }
+            self.completion = nil
+            self.downstream = nil
+            return (downstream, value, completion)
         }
 
+        /// The upstream completed. `true`: deliver it through the scheduler now; `false`: it waits
+        /// behind the planned emission, or is ignored.
         mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Bool {
-            guard upstream.subscription != nil, !done else { return false }
-            upstream = .terminal
-            if case .failure = completion { held = nil }
-            self.completion = completion
-            // The completion rides on an emission scheduled right away, after any pending one.
-            emissionScheduled = true
+            guard acceptsUpstreamEvents else { return false }
+            upstreamCompleted = true
+            if emissionScheduled {
+                self.completion = completion
+                return false
+            }
             return true
         }
 
+        /// Delivering a completion that did not wait for an emission.
+        mutating func finish() -> Downstream? {
+            defer { downstream = nil }
+            return downstream
+        }
+
+        /// A cancel is remembered even before the subscription arrives (Apple cancels a late one).
         mutating func cancelled() -> (any Subscription)? {
-            done = true
             held = nil
+            completion = nil
             downstream = nil
             return upstream.terminate()
         }
@@ -160,6 +199,8 @@ extension Publishers.Throttle {
         init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
             scheduler = publisher.scheduler
             state = LockedState(Machine(latest: publisher.latest, interval: publisher.interval, downstream: downstream))
+            // Apple reads the clock when the subscriber is made (spec §20).
+            _ = scheduler.now
         }
 
         func receive(subscription: any Subscription) {
@@ -167,26 +208,34 @@ extension Publishers.Throttle {
                 subscription.cancel()
                 return
             }
-            downstream.receive(subscription: self)
+            _ = scheduler.now
+            // Apple asks the upstream first, then hands the subscription downstream (spec §7).
             subscription.request(.unlimited)
+            state.withLock { $0.subscriptionSent = true }
+            downstream.receive(subscription: self)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
+            guard state.withLock({ $0.acceptsUpstreamEvents }) else { return .none }
             let now = scheduler.now
             switch state.withLock({ $0.received(input, now: now) }) {
             case .nothing:
                 break
             case .now:
-                scheduler.schedule { [self] in emit() }
+                scheduler.schedule { [weak self] in self?.emit() }
             case .at(let date):
-                scheduler.schedule(after: date) { [self] in emit() }
+                scheduler.schedule(after: date, tolerance: scheduler.minimumTolerance) { [weak self] in self?.emit() }
             }
             return .none
         }
 
+        /// A planned emission: the held value, then a completion that waited behind it.
         private func emit() {
+            guard state.withLock({ $0.live }) else { return }
             let now = scheduler.now
             guard let (downstream, value, completion) = state.withLock({ $0.emit(now: now) }) else { return }
+            // Apple lets go of the upstream before delivering the completion.
+            if completion != nil { _ = state.withLock { $0.upstream.terminate() } }
             if let value {
                 let more = downstream.receive(value)
                 if more > .none { state.withLock { $0.demand += more } }
@@ -197,8 +246,14 @@ extension Publishers.Throttle {
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
+            guard state.withLock({ $0.acceptsUpstreamEvents }) else { return }
+            _ = scheduler.now
             guard state.withLock({ $0.upstreamCompleted(completion) }) else { return }
-            scheduler.schedule { [self] in emit() }
+            scheduler.schedule { [weak self] in
+                guard let self, let downstream = self.state.withLock({ $0.finish() }) else { return }
+                _ = self.state.withLock { $0.upstream.terminate() }
+                downstream.receive(completion: completion)
+            }
         }
 
         func request(_ demand: Subscribers.Demand) {

@@ -62,57 +62,121 @@ extension Publisher {
 
 extension Publishers.Timeout {
     /// Timeout's bookkeeping, free of side effects.
+    ///
+    /// The timer is a repeating scheduler action (Apple's choice: `now`, `minimumTolerance`, then
+    /// `schedule(after:interval:tolerance:options:)`), armed when the subscription arrives, again at
+    /// the first request, and again after each value. A generation counter marks which timer is
+    /// current, so a timer whose token ignores `cancel()` still fires only once, for its own turn.
     struct Machine<Downstream> {
+        /// Kept until the upstream's completion has been delivered, the timer fired or the
+        /// subscriber cancelled.
         var upstream: SubscriptionStatus = .awaitingSubscription
-        /// Released when the stream ends, so nothing outlives the subscription.
+        /// Released when the stream ends (Apple keeps it; see "Where we deliberately differ").
         var downstream: Downstream?
+        /// The current timer's token.
+        var timer: (any Cancellable)?
         /// Which timer is current; older timers that fire are ignored.
         var generation: UInt64 = 0
-        /// Nothing more goes downstream (timed out, completed or cancelled).
+        /// The first request re-arms the timer; later ones do not.
+        var firstRequestSeen = false
+        /// The subscription has gone downstream.
+        var subscriptionSent = false
+        /// The timer fired before the subscription went downstream (an immediate scheduler): the
+        /// completion follows the subscription.
+        var timedOutEarly = false
+        /// Nothing more goes downstream (timed out, completion delivered or cancelled).
         var done = false
-        /// The upstream completed; its completion is on its way through the scheduler.
-        var upstreamCompleted = false
 
-        mutating func subscribed(_ subscription: any Subscription) -> (Downstream, UInt64)? {
-            guard case .awaitingSubscription = upstream, !done, let downstream else { return nil }
-            upstream = .subscribed(subscription)
-            generation &+= 1
-            return (downstream, generation)
+        init(downstream: Downstream) {
+            self.downstream = downstream
         }
 
-        mutating func received() -> UInt64? {
-            guard upstream.subscription != nil, !done else { return nil }
+        var live: Bool { upstream.subscription != nil && !done }
+
+        mutating func subscribed(_ subscription: any Subscription) -> UInt64? {
+            guard case .awaitingSubscription = upstream, !done else { return nil }
+            upstream = .subscribed(subscription)
             generation &+= 1
             return generation
         }
 
-        /// When the timer of `fired` runs out: if this is a timeout, the subscriber to notify and
-        /// the subscription to cancel.
-        mutating func timerEnded(_ fired: UInt64) -> (Downstream, (any Subscription)?)? {
-            guard fired == generation, !done, !upstreamCompleted, let downstream else { return nil }
-            done = true
-            self.downstream = nil
-            return (downstream, upstream.terminate())
+        /// Keeps the token of the timer armed for `armed`; the previous one is returned to be
+        /// cancelled and released outside the lock. A stale token is returned too.
+        mutating func store(_ token: any Cancellable, armed: UInt64) -> (any Cancellable)? {
+            guard armed == generation, !done else { return token }
+            defer { timer = token }
+            return timer
         }
 
-        mutating func completed() -> Bool {
-            guard upstream.subscription != nil, !done else { return false }
-            upstreamCompleted = true
-            upstream = .terminal
-            return true
+        /// A request: the subscription to forward it to, and the generation to arm the timer for
+        /// when this is the first request.
+        mutating func requested() -> ((any Subscription), UInt64?)? {
+            guard let subscription = upstream.subscription, !done else { return nil }
+            guard !firstRequestSeen else { return (subscription, nil) }
+            firstRequestSeen = true
+            generation &+= 1
+            return (subscription, generation)
         }
 
-        mutating func deliverCompletion() -> Downstream? {
-            guard !done else { return nil }
+        /// A value or completion from the upstream: the new generation (the caller then takes
+        /// the old timer to cancel it).
+        mutating func restart() -> UInt64? {
+            guard live else { return nil }
+            generation &+= 1
+            return generation
+        }
+
+        mutating func takeTimer() -> (any Cancellable)? {
+            defer { timer = nil }
+            return timer
+        }
+
+        enum Fired {
+            case ignore
+            /// Cancel the upstream; deliver the completion when the subscriber is given.
+            case timedOut(any Subscription, Downstream?, (any Cancellable)?)
+        }
+
+        mutating func fired(_ armed: UInt64) -> Fired {
+            guard armed == generation, live, let subscription = upstream.terminate() else { return .ignore }
             done = true
+            defer { timer = nil }
+            guard subscriptionSent else {
+                // The subscriber is kept until its subscription has been sent.
+                timedOutEarly = true
+                return .timedOut(subscription, nil, timer)
+            }
+            defer { downstream = nil }
+            return .timedOut(subscription, downstream, timer)
+        }
+
+        /// The subscription has gone downstream: the subscriber, if the timer already fired.
+        mutating func sentSubscription() -> Downstream? {
+            subscriptionSent = true
+            guard timedOutEarly else { return nil }
             defer { downstream = nil }
             return downstream
         }
 
-        mutating func cancelled() -> (any Subscription)? {
+        /// Delivering the upstream's completion: the subscriber, unless it cancelled meanwhile.
+        /// The upstream subscription and the timer are returned to be released outside the lock.
+        mutating func completing() -> (Downstream, (any Subscription)?, (any Cancellable)?)? {
+            guard !done, let downstream else { return nil }
             done = true
+            self.downstream = nil
+            defer { timer = nil }
+            return (downstream, upstream.terminate(), timer)
+        }
+
+        /// A cancel before the subscription arrives does nothing (Apple handles a late
+        /// subscription as if there had been no cancel).
+        /// The caller then takes the timer to cancel it.
+        mutating func cancelled() -> (any Subscription)? {
+            guard let subscription = upstream.subscription, !done else { return nil }
+            done = true
+            upstream = .terminal
             downstream = nil
-            return upstream.terminate()
+            return subscription
         }
     }
 
@@ -135,57 +199,93 @@ extension Publishers.Timeout {
             customError = publisher.customError
         }
 
-        private func startTimer(_ generation: UInt64) {
-            scheduler.schedule(
-                after: scheduler.now.advanced(by: interval),
-                tolerance: scheduler.minimumTolerance,
-                options: options
-            ) { [self] in
-                guard let (downstream, upstream) = state.withLock({ $0.timerEnded(generation) }) else { return }
-                upstream?.cancel()
-                if let customError {
-                    downstream.receive(completion: .failure(customError()))
-                } else {
-                    downstream.receive(completion: .finished)
-                }
+        /// Arms the timer for `generation`: `now`, `minimumTolerance`, then the repeating schedule.
+        private func arm(_ generation: UInt64) {
+            let start = scheduler.now.advanced(by: interval)
+            let token = scheduler.schedule(
+                after: start, interval: interval, tolerance: scheduler.minimumTolerance, options: options
+            ) { [self] in fire(generation) }
+            // Apple only releases the token it replaces, which stops the timer on its own
+            // schedulers; cancelling it first also stops it on a scheduler whose tokens do not
+            // cancel when released.
+            state.withLock { $0.store(token, armed: generation) }?.cancel()
+        }
+
+        private func fire(_ generation: UInt64) {
+            guard case .timedOut(let upstream, let downstream, let timer) = state.withLock({ $0.fired(generation) })
+            else { return }
+            upstream.cancel()
+            // The timer repeats: stop it.
+            timer?.cancel()
+            if let downstream { deliverTimeout(to: downstream) }
+        }
+
+        private func deliverTimeout(to downstream: Downstream) {
+            if let customError {
+                downstream.receive(completion: .failure(customError()))
+            } else {
+                downstream.receive(completion: .finished)
             }
         }
 
         func receive(subscription: any Subscription) {
-            guard let (downstream, generation) = state.withLock({ $0.subscribed(subscription) }) else {
+            guard let generation = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
                 return
             }
-            startTimer(generation)
+            arm(generation)
+            guard let downstream = state.withLock({ $0.downstream }) else { return }
             downstream.receive(subscription: self)
+            // On an immediate scheduler the timer fires while it is armed: the completion waits
+            // for the subscription (Apple crashes there).
+            if let timedOut = state.withLock({ $0.sentSubscription() }) {
+                deliverTimeout(to: timedOut)
+            }
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard let generation = state.withLock({ $0.received() }) else { return .none }
+            guard let generation = state.withLock({ $0.restart() }) else { return .none }
+            // Cancelled and released before the new timer is armed, as Apple does.
+            state.withLock { $0.takeTimer() }?.cancel()
+            arm(generation)
+            // The action keeps the subscriber alive until it runs, as Apple's does; a cancel in
+            // between only stops the delivery.
+            let downstream = state.withLock { $0.downstream }
             scheduler.schedule(options: options) { [self] in
+                withExtendedLifetime(downstream) {}
                 guard let downstream = state.withLock({ $0.done ? nil : $0.downstream }) else { return }
                 let more = downstream.receive(input)
                 guard more > .none else { return }
                 state.withLock { $0.upstream.subscription }?.request(more)
             }
-            startTimer(generation)
             return .none
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
-            guard state.withLock({ $0.completed() }) else { return }
+            guard state.withLock({ $0.restart() }) != nil else { return }
+            state.withLock { $0.takeTimer() }?.cancel()
+            let downstream = state.withLock { $0.downstream }
             scheduler.schedule(options: options) { [self] in
-                state.withLock { $0.deliverCompletion() }?.receive(completion: completion)
+                withExtendedLifetime(downstream) {}
+                // A value after the completion may have armed a timer again.
+                state.withLock { $0.done ? nil : $0.takeTimer() }?.cancel()
+                // Apple lets go of the upstream before delivering the completion.
+                guard let downstream = state.withLock({ $0.completing() })?.0 else { return }
+                downstream.receive(completion: completion)
             }
         }
 
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
-            state.withLock { $0.upstream.subscription }?.request(demand)
+            guard let (upstream, generation) = state.withLock({ $0.requested() }) else { return }
+            if let generation { arm(generation) }
+            upstream.request(demand)
         }
 
         func cancel() {
-            state.withLock { $0.cancelled() }?.cancel()
+            guard let upstream = state.withLock({ $0.cancelled() }) else { return }
+            state.withLock { $0.takeTimer() }?.cancel()
+            upstream.cancel()
         }
 
         var description: String { "Timeout" }

@@ -128,7 +128,8 @@ public struct ImmediateScheduler: Scheduler {
         _ action: @escaping () -> Void
     ) -> any Cancellable {
         action()
-        return AnyCancellable {}
+        // Apple hands back the empty subscription (described "Empty"): there is nothing to cancel.
+        return Subscriptions.empty
     }
 }
 

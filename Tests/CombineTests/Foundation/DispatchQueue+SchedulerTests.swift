@@ -56,6 +56,26 @@ struct DispatchQueueSchedulerTests {
         #expect(DispatchQueue.main.minimumTolerance == .nanoseconds(0))
     }
 
+    /// Spec §25: Apple's stride encodes its nanoseconds under `_nanoseconds`.
+    @Test func strideEncodesUnderApplesKey() throws {
+        let data = try JSONEncoder().encode(Stride.nanoseconds(42))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"_nanoseconds":42}"#)
+        #expect(try JSONDecoder().decode(Stride.self, from: Data(#"{"_nanoseconds":7}"#.utf8)) == .nanoseconds(7))
+    }
+
+    /// Spec §25: distances involving the distant future saturate both ways; the longest stride
+    /// reaches the distant future; going back past the start stops at the first nanosecond.
+    @Test func timeArithmeticSaturatesAsApples() {
+        let start = Time(DispatchTime(uptimeNanoseconds: 10_000))
+        let future = Time(.distantFuture)
+        let nearFuture = Time(DispatchTime(uptimeNanoseconds: DispatchTime.distantFuture.uptimeNanoseconds - 1000))
+        #expect(start.distance(to: future) == .nanoseconds(.max))
+        #expect(future.distance(to: start) == .nanoseconds(.max))
+        #expect(nearFuture.distance(to: start) == .nanoseconds(.max))
+        #expect(start.advanced(by: .nanoseconds(.max)) == future)
+        #expect(start.advanced(by: .nanoseconds(-20_000)).dispatchTime.uptimeNanoseconds == 1)
+    }
+
     @Test func schedulesOnTheQueueNowAndLater() async {
         let queue = DispatchQueue(label: "dispatch.scheduler.test")
         let start = queue.now

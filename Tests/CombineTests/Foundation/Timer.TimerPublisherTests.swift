@@ -109,4 +109,22 @@ struct TimerTimerPublisherTests {
         subscription.cancel()
         #expect(Array(lines.current.prefix(3)) == ["Counter is 1", "Counter is 2", "Counter is 3"])
     }
+
+    /// Spec §28: the timer's subscription and connection have no description, mirror or
+    /// playground description, and the subscription is not an `NSObject`.
+    @Test func subscriptionAndConnectionHaveNoReflectionShape() throws {
+        let publisher = Timer.publish(every: 60, on: .current, in: .default)
+        var received: (any Subscription)?
+        publisher.subscribe(AnySubscriber<Date, Never>(receiveSubscription: { received = $0 }))
+        let subscription = try #require(received)
+        #expect(!(subscription is CustomStringConvertible))
+        #expect(!(subscription is CustomReflectable))
+        #expect(!(subscription is CustomPlaygroundDisplayConvertible))
+        #expect(!(subscription is NSObject))
+        let connection = publisher.connect()
+        #expect(!(connection is CustomStringConvertible))
+        #expect(!(connection is CustomReflectable))
+        connection.cancel()
+        subscription.cancel()
+    }
 }

@@ -97,4 +97,35 @@ struct PublishersDebounceTests {
         scheduler.run()
         #expect(weakSubscriber == nil)
     }
+
+    /// Spec §20: each value arms a repeating timer; the previous token is cancelled once the new
+    /// one exists, and released; the token whose timer emitted is cancelled and released too.
+    @Test func schedulerCallsFollowApple() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.debounce(for: 5, scheduler: scheduler).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        scheduler.clock.advance(by: 5)
+        #expect(subscriber.values == [2])
+        #expect(scheduler.calls == [
+            "now", "minTol", "schedEvery(5, 5, 7) -> token#1",
+            "now", "minTol", "schedEvery(5, 5, 7) -> token#2", "token#1.cancel", "token#1 released",
+            "token#2.cancel", "token#2 released",
+        ])
+        subscriber.cancel()
+    }
+
+    /// Spec §6: a cancel before the subscription arrives does nothing.
+    @Test func cancelBeforeSubscriptionIsANoOp() {
+        let scheduler = TestScheduler()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        upstream.debounce(for: 5, scheduler: scheduler).subscribe(TrackingSubscriber<Int, Never>())
+        upstream.cancelSubscriber()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.unlimited])
+    }
 }

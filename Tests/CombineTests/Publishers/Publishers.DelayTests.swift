@@ -29,7 +29,7 @@ struct PublishersDelayTests {
         let upstream = TestUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2), demandAfterValue: { _ in .max(1) })
         upstream.delay(for: 5, tolerance: 1, scheduler: scheduler).subscribe(subscriber)
-        #expect(subscriber.events == [.subscription("Delay")])
+        #expect(subscriber.events.count == 1)
         #expect(upstream.calls == [.request(.max(2))])
         upstream.send(7)
         scheduler.advance(by: 5)
@@ -59,5 +59,54 @@ struct PublishersDelayTests {
         scheduler.run()
         #expect(subscriber.values == [])
         #expect(upstream.isCancelled)
+    }
+
+    /// Spec §28: delay's subscription has no description, mirror or playground description.
+    @Test func subscriptionHasNoReflectionShape() throws {
+        let scheduler = TestScheduler()
+        var subscription: (any Subscription)?
+        let cancellable = Empty<Int, Never>(completeImmediately: false)
+            .delay(for: 5, scheduler: scheduler)
+            .handleEvents(receiveSubscription: { subscription = $0 })
+            .sink { _ in }
+        let inner = try #require(subscription)
+        #expect(!(inner is CustomStringConvertible))
+        #expect(!(inner is CustomReflectable))
+        #expect(!(inner is CustomPlaygroundDisplayConvertible))
+        cancellable.cancel()
+    }
+
+    /// Spec §6: a cancel before the subscription arrives does nothing; the late subscription goes
+    /// downstream and gets what the subscriber asks for.
+    @Test func cancelBeforeSubscriptionIsANoOp() {
+        let scheduler = TestScheduler()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
+        upstream.cancelSubscriber()
+        upstream.send(completion: .finished)
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.max(3)])
+        #expect(subscriber.events.count == 1)
+    }
+
+    /// Spec §21: a scheduled delivery keeps the subscriber alive until it runs; a cancel in
+    /// between stops the delivery only.
+    @Test func scheduledDeliveryKeepsTheSubscriberUntilItRuns() {
+        let scheduler = TestScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
+            upstream.send(42)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber != nil)
+        scheduler.advance(by: 5)
+        #expect(weakSubscriber == nil)
     }
 }

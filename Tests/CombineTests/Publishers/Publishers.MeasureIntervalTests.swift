@@ -39,4 +39,24 @@ struct PublishersMeasureIntervalTests {
         #expect(UInt64(first.magnitude) <= elapsed)
         #expect(first.timeInterval == .nanoseconds(first.magnitude))
     }
+
+    /// Spec §6 and §12: a cancel or a completion before the subscription does nothing; after a
+    /// cancel a value is ignored without reading the clock.
+    @Test func earlyCancelIsANoOpAndACancelGates() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(initialDemand: .max(5))
+        upstream.measureInterval(using: scheduler).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        upstream.cancelSubscriber()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.max(5)])
+        subscriber.cancel()
+        scheduler.clearCalls()
+        #expect(upstream.send(1) == .none)
+        #expect(scheduler.calls == [])
+        #expect(subscriber.values == [])
+    }
 }

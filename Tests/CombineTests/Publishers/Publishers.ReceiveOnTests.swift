@@ -214,4 +214,55 @@ struct PublishersReceiveOnTests {
             #expect(weakStage == nil)
         }
     }
+
+    /// Spec §6 and §8: before the subscription a cancel and a completion do nothing and a value is
+    /// ignored; the late subscription goes downstream.
+    @Test func earlyEventsBeforeTheSubscription() {
+        let scheduler = TestScheduler()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        #expect(upstream.send(7) == .none)
+        upstream.send(completion: .finished)
+        upstream.cancelSubscriber()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        scheduler.run()
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.max(1)])
+        #expect(subscriber.events == [.subscription("ReceiveOn")])
+    }
+
+    /// The same on an immediate scheduler, where nothing is scheduled.
+    @Test func earlyEventsBeforeTheSubscriptionOnImmediateScheduler() {
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+        upstream.send(7)
+        upstream.send(completion: .finished)
+        upstream.cancelSubscriber()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        upstream.send(8)
+        #expect(late.cancelCount == 0)
+        #expect(subscriber.events == [.subscription("ReceiveOn"), .value(8)])
+    }
+
+    /// Spec §21: a queued delivery keeps the subscriber alive until it runs; the cancel stops the
+    /// delivery, not the retention.
+    @Test func queuedDeliveryKeepsTheSubscriberUntilItRuns() {
+        let scheduler = TestScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.receive(on: scheduler).subscribe(subscriber)
+            upstream.send(42)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber != nil)
+        scheduler.run()
+        #expect(weakSubscriber == nil)
+    }
 }

@@ -77,6 +77,18 @@ struct PublishersSubscribeOnTests {
             "Received computation result on main: 'Computation complete'",
         ])
     }
+
+    /// Spec §6: a cancel before the subscription arrives does nothing.
+    @Test func cancelBeforeSubscriptionIsANoOp() {
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+        upstream.cancelSubscriber()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.max(3)])
+    }
 }
 
 /// The book's `ExpensiveComputation`: does its work in `receive(subscriber:)`, then publishes.
@@ -88,4 +100,5 @@ private struct ExpensiveComputation: Publisher {
         work()
         Just("Computation complete").subscribe(subscriber)
     }
+
 }

@@ -48,13 +48,17 @@ struct PublishersThrottleTests {
         scheduler.advance()
         subject.send(2)
         subject.send(completion: .finished)
-        scheduler.advance()
+        // Spec §20: the completion waits behind the held value, at the time already planned.
+        scheduler.advance(by: 9)
+        #expect(subscriber.events == [.subscription("Throttle"), .value(1)])
+        scheduler.advance(by: 1)
         #expect(subscriber.events == [.subscription("Throttle"), .value(1), .value(2), .completion(.finished)])
         scheduler.run()
         #expect(subscriber.values == [1, 2])
     }
 
-    @Test func failureDropsTheHeldValue() {
+    /// Spec §20: like `finished`, a failure waits behind the held value, which is published first.
+    @Test func failureFlushesTheHeldValueFirst() {
         struct Boom: Error, Equatable {}
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Boom>()
@@ -64,8 +68,64 @@ struct PublishersThrottleTests {
         scheduler.advance()
         subject.send(2)
         subject.send(completion: .failure(Boom()))
-        scheduler.run()
-        #expect(subscriber.events == [.subscription("Throttle"), .value(1), .completion(.failure(Boom()))])
+        scheduler.advance(by: 9)
+        #expect(subscriber.events == [.subscription("Throttle"), .value(1)])
+        scheduler.advance(by: 1)
+        #expect(subscriber.events == [.subscription("Throttle"), .value(1), .value(2), .completion(.failure(Boom()))])
+    }
+
+    /// Spec §20 and §7: `now` when the subscriber is made and when the subscription arrives, then
+    /// the upstream is asked before the subscription goes downstream; one `now` per value, `sched`
+    /// when the value is due at once, `minTol` and `schedAfter` otherwise; `now` at each emission.
+    @Test func schedulerCallsFollowApple() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        var requestsSeenBySubscriber: [TestUpstream<Int, Never>.Call]?
+        let probe = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                requestsSeenBySubscriber = upstream.calls
+                subscriber.receive(subscription: subscription)
+            },
+            receiveValue: { subscriber.receive($0) },
+            receiveCompletion: { subscriber.receive(completion: $0) })
+        upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(probe)
+        #expect(requestsSeenBySubscriber == [.request(.unlimited)])
+        #expect(scheduler.calls == ["now", "now"])
+        scheduler.clearCalls()
+        // No demand: the value is dropped, nothing is scheduled.
+        upstream.send(1)
+        #expect(scheduler.calls == ["now"])
+        subscriber.subscription?.request(.max(2))
+        upstream.send(2)
+        scheduler.clock.advance()
+        upstream.send(3)
+        upstream.send(4)
+        scheduler.clock.advance(by: 10)
+        #expect(subscriber.values == [2, 4])
+        #expect(scheduler.calls == ["now", "now", "sched", "now", "now", "minTol", "schedAfter(10, 7)", "now", "now"])
+    }
+
+    /// Spec §11: a zero request is accepted and ignored.
+    @Test func zeroRequestIsIgnored() {
+        let scheduler = TestScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: Subscribers.Demand.none)
+        upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
+        #expect(upstream.calls == [.request(.unlimited)])
+    }
+
+    /// Spec §6: a cancel before the subscription arrives is remembered; the late subscription is
+    /// cancelled.
+    @Test func cancelBeforeSubscriptionIsRemembered() {
+        let scheduler = TestScheduler()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(TrackingSubscriber<Int, Never>())
+        upstream.cancelSubscriber()
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 1)
+        #expect(late.requests == [])
     }
 
     @Test func cancelReleasesEverything() {

@@ -51,4 +51,16 @@ struct ImmediateSchedulerTests {
         #expect(receivedOn == [Thread.current, Thread.current])
         cancellable.cancel()
     }
+
+    /// Spec §25: the repeating schedule runs the action once and hands back the empty
+    /// subscription, described "Empty".
+    @Test func repeatingScheduleReturnsTheEmptySubscription() {
+        var runs = 0
+        let token = ImmediateScheduler.shared.schedule(
+            after: ImmediateScheduler.shared.now, interval: .seconds(1), tolerance: .zero, options: nil
+        ) { runs += 1 }
+        #expect(runs == 1)
+        #expect(String(describing: token) == "Empty")
+        #expect(token is any Subscription)
+    }
 }
