@@ -506,7 +506,8 @@ struct FlatMapTests {
     /// before the upstream's arrives; a value sent before it is ignored; then the upstream is asked
     /// for `maxPublishers`.
     @Test func subscriptionGoesDownstreamBeforeTheUpstreamSubscribes() {
-        let upstream = LateUpstream<Int, Never>()
+        let subscription = RecordingSubscription()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         var transformed: [Int] = []
         upstream.flatMap(maxPublishers: .max(2)) { value -> Just<Int> in
@@ -516,8 +517,8 @@ struct FlatMapTests {
         #expect(tracker.events == [.subscription("FlatMap")])
         upstream.send(1)
         #expect(transformed.isEmpty)
-        upstream.subscribe()
-        #expect(upstream.subscription.requests == [.max(2)])
+        upstream.send(subscription: subscription)
+        #expect(subscription.requests == [.max(2)])
         upstream.send(2)
         #expect(tracker.values == [2])
     }
@@ -525,12 +526,13 @@ struct FlatMapTests {
     /// A cancel before the upstream's subscription arrives is remembered: the late subscription is
     /// cancelled, nothing is requested.
     @Test func cancelBeforeTheUpstreamSubscribes() {
-        let upstream = LateUpstream<Int, Never>()
+        let subscription = RecordingSubscription()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.flatMap { Just($0) }.subscribe(tracker)
         tracker.subscription?.cancel()
-        upstream.subscribe()
-        #expect(upstream.subscription.requests.isEmpty)
-        #expect(upstream.subscription.isCancelled)
+        upstream.send(subscription: subscription)
+        #expect(subscription.requests.isEmpty)
+        #expect(subscription.isCancelled)
     }
 }

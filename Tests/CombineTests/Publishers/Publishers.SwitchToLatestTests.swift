@@ -238,14 +238,15 @@ struct SwitchToLatestTests {
     /// `subscribe`; a publisher sent before the upstream's subscription is ignored; the upstream's
     /// subscriber can be cancelled like the subscription it stands for.
     @Test func subscriptionGoesDownstreamBeforeTheUpstreamSubscribes() {
-        let upstream = LateUpstream<Just<Int>, Never>()
+        let subscription = RecordingSubscription()
+        let upstream = LateSubscriptionUpstream<Just<Int>, Never>()
         let tracker = TrackingSubscriber<Int, Never>()
         upstream.switchToLatest().subscribe(tracker)
         #expect(tracker.events == [.subscription("SwitchToLatest")])
         upstream.send(Just(1))
         #expect(tracker.values.isEmpty)
-        upstream.subscribe()
-        #expect(upstream.subscription.requests == [.unlimited])
+        upstream.send(subscription: subscription)
+        #expect(subscription.requests == [.unlimited])
         upstream.send(Just(2))
         #expect(tracker.values == [2])
     }
