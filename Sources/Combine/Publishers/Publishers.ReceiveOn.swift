@@ -88,11 +88,10 @@ extension Publishers.ReceiveOn {
             @usableFromInline var upstreamCompleted = false
             /// Released on cancel and after the completion, so nothing outlives the subscription.
             @usableFromInline var downstream: Downstream?
-            /// Events received and not yet delivered, oldest at `head`.
-            @usableFromInline var events: ContiguousArray<Event> = []
-            @usableFromInline var head = 0
-            /// An action is delivering right now.
-            @usableFromInline var delivering = false
+            /// Events received and not yet delivered, oldest first.
+            @usableFromInline var events = DeliveryQueue<Event>()
+            /// Held by the action delivering right now.
+            @usableFromInline var role = DeliveryRole()
             /// Actions that ran while another was delivering and left their event to it.
             @usableFromInline var owed = 0
 
@@ -118,16 +117,9 @@ extension Publishers.ReceiveOn {
             /// The oldest waiting event and the subscriber to give it to.
             @inlinable
             mutating func next() -> (Event, Downstream)? {
-                guard head < events.count, let downstream else {
+                guard let downstream, let event = events.popFirst() else {
                     events.removeAll()
-                    head = 0
                     return nil
-                }
-                let event = events[head]
-                head += 1
-                if head == events.count {
-                    events.removeAll(keepingCapacity: true)
-                    head = 0
                 }
                 if case .completion = event {
                     self.downstream = nil
@@ -205,11 +197,10 @@ extension Publishers.ReceiveOn {
         @inlinable
         func deliverScheduled() {
             let first = state.withLock { state -> (Event, Downstream)?? in
-                if state.delivering {
+                guard state.role.tryTake() else {
                     state.owed += 1
                     return .none
                 }
-                state.delivering = true
                 return .some(state.next())
             }
             _ = state.withLock { $0.takeReleased() }
@@ -229,7 +220,7 @@ extension Publishers.ReceiveOn {
                 }
                 let more = state.withLock { state -> (Event, Downstream)?? in
                     guard state.owed > 0 else {
-                        state.delivering = false
+                        state.role.release()
                         return .none
                     }
                     state.owed -= 1
@@ -250,14 +241,13 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func cancel() {
-            var dropped = ContiguousArray<Event>()
+            var dropped = DeliveryQueue<Event>()
             let upstream = state.withLock { state -> (any Subscription)? in
                 // Before the subscription a cancel does nothing (Apple takes a late subscription
                 // as if there had been no cancel).
                 if case .awaitingSubscription = state.upstream { return nil }
                 state.downstream = nil
                 swap(&dropped, &state.events)
-                state.head = 0
                 let completed = state.upstreamCompleted
                 let held = state.upstream.terminate()
                 // After the upstream's completion there is nothing to cancel upstream.
