@@ -79,7 +79,8 @@ struct TryCatchTests {
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "TryCatch")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "TryCatch")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: children `downstream` and `demand`.
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "demand"])
     }
 
     @Test func releasedAfterThrow() {
