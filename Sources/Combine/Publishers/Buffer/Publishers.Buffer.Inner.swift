@@ -25,6 +25,8 @@ extension Publishers.Buffer {
             guard let prefetch = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             if prefetch > 0 { subscription.request(prefetch) }
             downstream.receive(subscription: self)
+            // The subscribed transition made this thread the drainer; deliver what arrived.
+            drain()
         }
 
         @usableFromInline

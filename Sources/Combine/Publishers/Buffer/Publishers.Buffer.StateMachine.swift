@@ -77,6 +77,9 @@ extension Publishers.Buffer {
         mutating func subscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
             guard case .awaitingSubscription = phase else { return nil }
             phase = .subscribed(subscription)
+            // The caller is the drainer until it has handed the subscription down: whatever a
+            // synchronous upstream sends in answer to the prefetch waits until then.
+            draining = true
             return topUp()
         }
 
