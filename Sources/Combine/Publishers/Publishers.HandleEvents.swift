@@ -1,3 +1,4 @@
+import Synchronization
 import TributaryLocks
 
 extension Publishers {
@@ -102,8 +103,6 @@ extension Publishers.HandleEvents {
         @usableFromInline
         struct State {
             @usableFromInline var status = SubscriptionStatus.awaitingSubscription
-            /// Set by a cancel made while subscribed, or a completion: no closure runs after it.
-            @usableFromInline var cancelled = false
 
             @inlinable init() {}
         }
@@ -115,6 +114,9 @@ extension Publishers.HandleEvents {
         @usableFromInline let receiveCancel: (() -> Void)?
         @usableFromInline let receiveRequest: ((Subscribers.Demand) -> Void)?
         @usableFromInline let state = LockedState(State())
+        /// Set by a cancel made while subscribed, or a completion: no closure runs after it. An
+        /// atomic flag, so that the per-value path takes no lock.
+        @usableFromInline let silenced = Atomic<Bool>(false)
 
         @usableFromInline
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
@@ -126,8 +128,8 @@ extension Publishers.HandleEvents {
             receiveRequest = handlers.receiveRequest
         }
 
-        @usableFromInline
-        var isCancelled: Bool { state.withLock { $0.cancelled } }
+        @inlinable
+        var isCancelled: Bool { silenced.load(ordering: .acquiring) }
 
         @usableFromInline
         func receive(subscription: any Subscription) {
@@ -150,17 +152,15 @@ extension Publishers.HandleEvents {
             if !isCancelled { receiveCompletion?(completion) }
             // The upstream subscription is let go of before the subscriber hears; a subscription
             // arriving later is refused.
-            state.withLock { state in
-                state.status = .terminal
-                state.cancelled = true
-            }
+            silenced.store(true, ordering: .releasing)
+            state.withLock { $0.status = .terminal }
             downstream.receive(completion: completion)
         }
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
-            guard let upstream = state.withLock({ $0.cancelled ? nil : $0.status.subscription }) else { return }
+            guard !isCancelled, let upstream = state.withLock({ $0.status.subscription }) else { return }
             receiveRequest?(demand)
             upstream.request(demand)
         }
@@ -168,9 +168,9 @@ extension Publishers.HandleEvents {
         @usableFromInline
         func cancel() {
             let upstream: (any Subscription)?? = state.withLock { state in
-                if state.cancelled { return nil }
+                if silenced.load(ordering: .relaxed) { return nil }
                 guard case .subscribed(let subscription) = state.status else { return .some(nil) }
-                state.cancelled = true
+                silenced.store(true, ordering: .releasing)
                 state.status = .terminal
                 return .some(subscription)
             }
