@@ -106,8 +106,15 @@ struct Stage: CustomStringConvertible {
             return Stage(description: "ignoreOutput", apply: { $0.ignoreOutput().map(absurd).eraseToAnyPublisher() },
                          model: { Stream(values: [], failed: $0.failed) })
         case 16:
-            return Stage(description: "replaceEmpty(with: \(k))", apply: { $0.replaceEmpty(with: k).eraseToAnyPublisher() },
-                         model: { s in !s.failed && s.values.isEmpty ? Stream(values: [k], failed: false) : s })
+            // replaceEmpty asks its upstream for `unlimited` itself and passes every value on, as
+            // Apple's does (spec §19), so a buffer behind it restores the demand contract for
+            // the stages below; an upstream failure discards what the buffer still holds.
+            return Stage(description: "replaceEmpty(with: \(k)).buffer",
+                         apply: { $0.replaceEmpty(with: k).buffer(size: 1_000, prefetch: .byRequest, whenFull: .dropNewest).eraseToAnyPublisher() },
+                         model: { s in
+                             if s.failed { return Stream(values: s.values, failed: true, exact: false) }
+                             return s.values.isEmpty ? Stream(values: [k], failed: false) : s
+                         })
         case 17:
             return Stage(description: "contains(\(k))", apply: { $0.contains(k).map { $0 ? 1 : 0 }.eraseToAnyPublisher() },
                          model: { s in
@@ -126,7 +133,9 @@ struct Stage: CustomStringConvertible {
         case 20:
             return Stage(description: "buffer(byRequest)",
                          apply: { $0.buffer(size: 100, prefetch: .byRequest, whenFull: .dropNewest).eraseToAnyPublisher() },
-                         model: { $0 })
+                         // An upstream failure discards the values still buffered (spec §15 rule
+                         // 4); which those are depends on the demand.
+                         model: { $0.failed ? Stream(values: $0.values, failed: true, exact: false) : $0 })
         case 21:
             return Stage(description: "append(\(k))", apply: { $0.append(k).eraseToAnyPublisher() },
                          model: { s in s.failed ? s : Stream(values: s.values + [k], failed: false) })

@@ -76,27 +76,35 @@ extension URLSession.DataTaskPublisher {
 
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on URLSession.DataTaskPublisher")
-            // Only the first request starts the task; the single value satisfies any demand.
-            let pending = state.withLock { state -> (URLRequest, URLSession)? in
-                guard state.downstream != nil, state.task == nil, let request = state.request,
-                    let session = state.session
-                else { return nil }
+            // As Apple's: the first request creates the task, and every request resumes it (a
+            // running task ignores `resume()`); the single value satisfies any demand.
+            enum Step { case none, resume(URLSessionDataTask), create(URLRequest, URLSession) }
+            let step = state.withLock { state -> Step in
+                guard state.downstream != nil else { return .none }
+                if let task = state.task { return .resume(task) }
+                guard let request = state.request, let session = state.session else { return .none }
                 state.request = nil
                 state.session = nil
-                return (request, session)
+                return .create(request, session)
             }
-            guard let (request, session) = pending else { return }
-            // The handler keeps this subscription alive until the task ends (or is cancelled).
-            let task = session.dataTask(with: request) { data, response, error in
-                self.finish(data: data, response: response, error: error)
+            switch step {
+            case .none:
+                return
+            case .resume(let task):
+                task.resume()
+            case .create(let request, let session):
+                // The handler keeps this subscription alive until the task ends (or is cancelled).
+                let task = session.dataTask(with: request) { data, response, error in
+                    self.finish(data: data, response: response, error: error)
+                }
+                let cancelled = state.withLock { state -> Bool in
+                    guard state.downstream != nil else { return true }
+                    state.task = task
+                    return false
+                }
+                if cancelled { return }
+                task.resume()
             }
-            let cancelled = state.withLock { state -> Bool in
-                guard state.downstream != nil else { return true }
-                state.task = task
-                return false
-            }
-            if cancelled { return }
-            task.resume()
         }
 
         private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
@@ -114,7 +122,8 @@ extension URLSession.DataTaskPublisher {
                 _ = downstream.receive((data: data ?? Data(), response: response))
                 downstream.receive(completion: .finished)
             } else {
-                downstream.receive(completion: .failure(URLError(.badServerResponse)))
+                // No error and no response: Apple's publisher fails with `.unknown`.
+                downstream.receive(completion: .failure(URLError(.unknown)))
             }
         }
 

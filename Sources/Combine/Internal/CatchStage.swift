@@ -20,19 +20,46 @@ protocol CatchStrategy {
     static func convert(_ completion: Subscribers.Completion<Replacement.Failure>) -> Subscribers.Completion<Failure>
 }
 
-/// The stage of `catch` and `tryCatch`: the subscription handed to the subscriber, the subscriber of
-/// the original upstream, and (through ``ReplacementSubscriber``) of the replacement publisher.
-/// The ``CatchStateMachine`` under a lock decides; the stage acts outside the lock.
+/// The stage of `catch` and `tryCatch`: the subscription handed to the subscriber. It receives from
+/// the original upstream through ``UpstreamSubscriber`` and from the replacement publisher through
+/// ``ReplacementSubscriber``; neither can be cancelled, as on Apple's platforms. The
+/// ``CatchStateMachine`` under a lock decides; the stage acts outside the lock.
 @usableFromInline
-final class CatchStage<Downstream: Subscriber, Strategy: CatchStrategy>: Subscriber, Subscription, ReflectsAsOperator
+final class CatchStage<Downstream: Subscriber, Strategy: CatchStrategy>: Subscription, ReflectsAsOperator
 where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Strategy.Failure {
     @usableFromInline typealias Input = Strategy.Replacement.Output
-    @usableFromInline typealias Failure = Strategy.UpstreamFailure
 
-    /// Receives from the replacement publisher on behalf of the stage (whose own `Subscriber`
-    /// conformance is for the original upstream).
+    /// Receives from the original upstream on behalf of the stage.
     @usableFromInline
-    struct ReplacementSubscriber: Subscriber, CustomStringConvertible {
+    struct UpstreamSubscriber: Subscriber, ReflectsAsOperator {
+        @usableFromInline typealias Input = Strategy.Replacement.Output
+        @usableFromInline typealias Failure = Strategy.UpstreamFailure
+
+        @usableFromInline let stage: CatchStage
+        @usableFromInline let combineIdentifier = CombineIdentifier()
+
+        @usableFromInline init(stage: CatchStage) { self.stage = stage }
+
+        @usableFromInline func receive(subscription: any Subscription) {
+            stage.upstreamReceive(subscription: subscription)
+        }
+
+        @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+            stage.upstreamReceive(input)
+        }
+
+        @usableFromInline func receive(completion: Subscribers.Completion<Failure>) {
+            stage.upstreamReceive(completion: completion)
+        }
+
+        @usableFromInline var description: String { Strategy.operatorName }
+
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { stage.mirrorChildren }
+    }
+
+    /// Receives from the replacement publisher on behalf of the stage.
+    @usableFromInline
+    struct ReplacementSubscriber: Subscriber, ReflectsAsOperator {
         @usableFromInline typealias Input = Strategy.Replacement.Output
         @usableFromInline typealias Failure = Strategy.Replacement.Failure
 
@@ -54,6 +81,8 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         }
 
         @usableFromInline var description: String { Strategy.operatorName }
+
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { stage.mirrorChildren }
     }
 
     @usableFromInline let downstream: Downstream
@@ -66,6 +95,10 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         self.strategy = strategy
     }
 
+    /// The subscriber to attach to the original upstream.
+    @usableFromInline
+    var upstreamSubscriber: UpstreamSubscriber { UpstreamSubscriber(stage: self) }
+
     @usableFromInline
     func perform(_ action: CatchStateMachine.SubscriptionAction) {
         switch action {
@@ -77,25 +110,50 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     }
 
     @usableFromInline
-    func receive(subscription: any Subscription) {
+    func violation(_ rule: String) -> Never {
+        APIViolation.upstreamContract(Strategy.operatorName.lowercasedFirst, rule)
+    }
+
+    @inlinable
+    func deliver(_ input: Input, _ action: CatchStateMachine.ValueAction) -> Subscribers.Demand {
+        switch action {
+        case .ignore: return .none
+        case .violation(let rule): violation(rule)
+        case .deliver:
+            let more = downstream.receive(input)
+            if more != .none { state.withLock { $0.added(more) } }
+            return more
+        }
+    }
+
+    @usableFromInline
+    func upstreamReceive(subscription: any Subscription) {
         perform(state.withLock { $0.upstreamSubscribed(subscription) })
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard state.withLock({ $0.upstreamValue() }) else { return .none }
-        let more = downstream.receive(input)
-        if more != .none { state.withLock { $0.added(more) } }
-        return more
+    func upstreamReceive(_ input: Input) -> Subscribers.Demand {
+        deliver(input, state.withLock { $0.upstreamValue() })
     }
 
     @usableFromInline
-    func receive(completion: Subscribers.Completion<Strategy.UpstreamFailure>) {
+    func upstreamReceive(completion: Subscribers.Completion<Strategy.UpstreamFailure>) {
+        // The upstream subscription is let go of only once the completion has been handled.
+        var previous: CatchStateMachine.Phase?
+        defer { withExtendedLifetime(previous) {} }
         switch completion {
         case .finished:
-            if state.withLock({ $0.upstreamFinished() }) { downstream.receive(completion: .finished) }
+            switch state.withLock({ previous = $0.phase; return $0.upstreamFinished() }) {
+            case .finish: downstream.receive(completion: .finished)
+            case .violation(let rule): violation(rule)
+            case .ignore, .recover: break
+            }
         case .failure(let error):
-            guard state.withLock({ $0.upstreamFailed() }) else { return }
+            switch state.withLock({ previous = $0.phase; return $0.upstreamFailed() }) {
+            case .recover: break
+            case .violation(let rule): violation(rule)
+            case .ignore, .finish: return
+            }
             switch strategy.replacement(for: error) {
             case .success(let replacement):
                 replacement.receive(subscriber: ReplacementSubscriber(stage: self))
@@ -112,15 +170,16 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
 
     @inlinable
     func replacementReceive(_ input: Input) -> Subscribers.Demand {
-        guard state.withLock({ $0.replacementValue() }) else { return .none }
-        let more = downstream.receive(input)
-        if more != .none { state.withLock { $0.added(more) } }
-        return more
+        deliver(input, state.withLock { $0.replacementValue() })
     }
 
     @usableFromInline
     func replacementReceive(completion: Subscribers.Completion<Strategy.Replacement.Failure>) {
-        if state.withLock({ $0.replacementCompleted() }) { downstream.receive(completion: Strategy.convert(completion)) }
+        var previous: CatchStateMachine.Phase?
+        defer { withExtendedLifetime(previous) {} }
+        if state.withLock({ previous = $0.phase; return $0.replacementCompleted() }) {
+            downstream.receive(completion: Strategy.convert(completion))
+        }
     }
 
     @usableFromInline
@@ -136,5 +195,13 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
 
     @usableFromInline var description: String { Strategy.operatorName }
 
-    @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
+    @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
+        ["downstream": downstream, "demand": state.withLock { $0.demand }]
+    }
+}
+
+extension String {
+    /// `"Catch"` → `"catch"`: the operator's method name, for trap messages.
+    @usableFromInline
+    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }

@@ -2,8 +2,9 @@
 /// after its failure, to the replacement publisher the handler made. A pure value: each event
 /// method updates the state and says what the caller must do once it has left the lock.
 ///
-/// The outstanding downstream demand is tracked across the switch so that the replacement is
-/// asked, as soon as it subscribes, for exactly what the subscriber is still owed.
+/// The outstanding downstream demand is counted across the switch: every value is counted against
+/// it (a value beyond it is a contract violation, which traps as on Apple's platforms), and the
+/// replacement is asked, as soon as it subscribes, for exactly what the subscriber is still owed.
 @usableFromInline
 struct CatchStateMachine {
     @usableFromInline
@@ -12,11 +13,17 @@ struct CatchStateMachine {
         case awaitingUpstream
         /// Connected to the original upstream.
         case upstream(any Subscription)
+        /// The subscriber cancelled before any failure: the original upstream's values are still
+        /// passed on, its failure is ignored.
+        case upstreamCancelled
         /// The original failed; the handler is running or its publisher has not subscribed yet.
         case switching
         /// Connected to the replacement publisher.
         case replacement(any Subscription)
-        /// Completed or cancelled.
+        /// The subscriber cancelled after the switch: the replacement's values are still passed
+        /// on, its completions are not.
+        case replacementCancelled
+        /// Completed.
         case terminal
     }
 
@@ -31,6 +38,26 @@ struct CatchStateMachine {
         case none
         /// The stage does not want it (already ended, or a duplicate): cancel it.
         case cancel(any Subscription)
+    }
+
+    /// What to do with a value.
+    @usableFromInline
+    enum ValueAction {
+        case deliver
+        case ignore
+        /// The upstream broke the contract; trap with this rule.
+        case violation(String)
+    }
+
+    /// What to do with a completion of the original upstream.
+    @usableFromInline
+    enum CompletionAction {
+        case ignore
+        /// Pass `finished` on.
+        case finish
+        /// Run the handler.
+        case recover
+        case violation(String)
     }
 
     @usableFromInline var phase: Phase = .awaitingUpstream
@@ -53,45 +80,69 @@ struct CatchStateMachine {
         return demand > 0 ? .request(subscription, demand) : .none
     }
 
-    /// A value from the original upstream: whether to deliver it.
+    /// Counts a value against the outstanding demand, or reports the violation.
     @inlinable
-    mutating func upstreamValue() -> Bool {
-        guard case .upstream = phase else { return false }
+    mutating func take() -> ValueAction {
+        guard demand > 0 else { return .violation("received a value beyond the outstanding demand") }
         demand -= 1
-        return true
+        return .deliver
     }
 
-    /// A value from the replacement: whether to deliver it.
+    /// A value from the original upstream.
     @inlinable
-    mutating func replacementValue() -> Bool {
-        guard case .replacement = phase else { return false }
-        demand -= 1
-        return true
+    mutating func upstreamValue() -> ValueAction {
+        switch phase {
+        case .awaitingUpstream: return .violation("received a value before its subscription")
+        case .upstream, .upstreamCancelled: return take()
+        default:
+            // After its completion the original is still held to the demand, as on Apple's
+            // platforms, but its values go nowhere.
+            if demand == .none { return .violation("received a value beyond the outstanding demand") }
+            return .ignore
+        }
+    }
+
+    /// A value from the replacement.
+    @inlinable
+    mutating func replacementValue() -> ValueAction {
+        switch phase {
+        case .replacement, .replacementCancelled: return take()
+        default: return .ignore
+        }
     }
 
     /// The subscriber returned `more` for a value.
     @inlinable
     mutating func added(_ more: Subscribers.Demand) {
+        if case .terminal = phase { return }
+        demand += more
+    }
+
+    /// The original upstream finished.
+    @inlinable
+    mutating func upstreamFinished() -> CompletionAction {
         switch phase {
-        case .terminal, .awaitingUpstream: break
-        default: demand += more
+        case .awaitingUpstream, .upstreamCancelled: return .ignore
+        case .upstream:
+            phase = .terminal
+            return .finish
+        default: return .ignore
         }
     }
 
-    /// The original upstream finished: whether to pass the completion on.
+    /// The original upstream failed.
     @inlinable
-    mutating func upstreamFinished() -> Bool {
-        guard case .upstream = phase else { return false }
-        phase = .terminal
-        return true
-    }
-
-    /// The original upstream failed: whether to run the handler.
-    @inlinable
-    mutating func upstreamFailed() -> Bool {
-        guard case .upstream = phase else { return false }
-        phase = .switching
-        return true
+    mutating func upstreamFailed() -> CompletionAction {
+        switch phase {
+        case .awaitingUpstream: return .violation("received a failure before its subscription")
+        case .upstream:
+            phase = .switching
+            return .recover
+        case .upstreamCancelled: return .ignore
+        case .switching, .replacement, .replacementCancelled:
+            return .violation("received a second failure from its upstream")
+        case .terminal: return .ignore
+        }
     }
 
     /// The handler threw (`tryCatch`): whether to deliver the error.
@@ -117,7 +168,7 @@ struct CatchStateMachine {
         case .upstream(let subscription), .replacement(let subscription):
             demand += more
             return subscription
-        case .switching:
+        case .switching, .upstreamCancelled, .replacementCancelled:
             demand += more
             return nil
         case .awaitingUpstream, .terminal:
@@ -125,13 +176,22 @@ struct CatchStateMachine {
         }
     }
 
-    /// The subscriber cancelled: the subscription to cancel, if any.
+    /// The subscriber cancelled: the subscription to cancel, if any. A cancel while the
+    /// replacement is being subscribed is ignored, as Apple's stage does.
     @inlinable
     mutating func cancel() -> (any Subscription)? {
-        defer { phase = .terminal }
         switch phase {
-        case .upstream(let subscription), .replacement(let subscription): return subscription
-        default: return nil
+        case .upstream(let subscription):
+            phase = .upstreamCancelled
+            return subscription
+        case .replacement(let subscription):
+            phase = .replacementCancelled
+            return subscription
+        case .awaitingUpstream:
+            phase = .terminal
+            return nil
+        default:
+            return nil
         }
     }
 }

@@ -41,9 +41,13 @@ struct EncodeStep<Item: Encodable, Coder: TopLevelEncoder>: CodingStep {
 
 /// The stage of `decode` and `encode`: codes each value; the first coder error cancels the
 /// upstream and ends the stream with that error. Shows itself as the operator's name.
+///
+/// As Apple's, it gates: after a completion (the upstream's or its own) or a cancel, values
+/// return `.none` and go nowhere and completions are dropped. Events that arrive before the
+/// subscription are handled as usual, and a cancel before it does nothing.
 @usableFromInline
 final class CodingStage<Step: CodingStep, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, RelayStage, ReflectsAsOperator
+    Subscriber, Subscription, ReflectsAsOperator
 where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     @usableFromInline typealias Input = Step.Input
     @usableFromInline typealias Failure = UpstreamFailure
@@ -51,9 +55,6 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     @usableFromInline let downstream: Downstream
     @usableFromInline let step: Step
     @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
-    /// Set once a coding error ended the stream. Only read and written by the upstream's
-    /// serialized `receive` calls, so it needs no lock.
-    @usableFromInline var failed = false
 
     @usableFromInline
     init(downstream: Downstream, step: Step) {
@@ -63,13 +64,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
     @usableFromInline
     func receive(subscription: any Subscription) {
-        guard acceptUpstream(subscription) else { return }
+        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
         downstream.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Step.Input) -> Subscribers.Demand {
-        if failed { return .none }
+        if status.withLock({ $0.isTerminal }) { return .none }
         let coded: Step.Output
         do {
             coded = try step.code(input)
@@ -82,18 +83,44 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
     @usableFromInline
     func fail(_ error: any Error) {
-        failed = true
-        guard let upstream = status.withLock({ $0.terminate() }) else { return }
-        upstream.cancel()
+        let (ended, upstream) = status.withLock { status -> (Bool, (any Subscription)?) in
+            if status.isTerminal { return (false, nil) }
+            return (true, status.terminate())
+        }
+        guard ended else { return }
+        upstream?.cancel()
         downstream.receive(completion: .failure(error))
     }
 
     @usableFromInline
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        if endUpstream() { downstream.receive(completion: completion.eraseError) }
+        let ended = status.withLock { status -> Bool in
+            if status.isTerminal { return false }
+            status = .terminal
+            return true
+        }
+        if ended { downstream.receive(completion: completion.eraseError) }
     }
 
-    @usableFromInline static var operatorName: String { Step.operatorName }
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero("Publishers.\(Step.operatorName) subscription request(_:)")
+        status.withLock { $0.subscription }?.request(demand)
+    }
 
-    @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
+    @usableFromInline
+    func cancel() {
+        status.withLock { status -> (any Subscription)? in
+            guard case .subscribed = status else { return nil }
+            return status.terminate()
+        }?.cancel()
+    }
+
+    @usableFromInline var description: String { Step.operatorName }
+
+    /// Apple's children: the subscriber, whether the stream has ended, the upstream subscription.
+    @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
+        let status = status.withLock { $0 }
+        return ["downstream": downstream, "finished": status.isTerminal, "upstreamSubscription": status.subscription as Any]
+    }
 }

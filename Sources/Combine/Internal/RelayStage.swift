@@ -1,8 +1,8 @@
 import TributaryLocks
 
 /// A stage that wraps one upstream subscription and hands itself to the subscriber in its place,
-/// relaying demand and cancellation upstream: the stages of `assertNoFailure`, `breakpoint`,
-/// `handleEvents`, `print`, `decode`, `encode`, `autoconnect` and `multicast`.
+/// relaying demand and cancellation upstream: the stages of `assertNoFailure`, `breakpoint` and
+/// `autoconnect`.
 ///
 /// They differ in what they do with values and completions; the bookkeeping of the upstream
 /// subscription kept in `status` is the same for all of them and lives here. No lock is held while
@@ -16,7 +16,7 @@ protocol RelayStage: AnyObject, Subscription {
     /// name in the message of the zero-demand precondition.
     static var operatorName: String { get }
 
-    /// Whether `request(.none)` is ignored, as Apple's stage does (`autoconnect`, `multicast`);
+    /// Whether `request(.none)` is ignored, as Apple's stage does (`autoconnect`);
     /// otherwise it traps, as Apple's does.
     static var ignoresZeroRequest: Bool { get }
 }

@@ -57,7 +57,10 @@ extension Publishers.CollectByCount {
         /// serialised.
         @usableFromInline let serialCalls = SerialCallCheck()
         @usableFromInline let status = LockedState<SubscriptionStatus>(.awaitingSubscription)
+        /// Set when the upstream completes or the subscriber cancels: later values are dropped.
         @usableFromInline let done = Atomic<Bool>(false)
+        /// Set when the subscription arrives: values ahead of it are ignored, as Apple's stage.
+        @usableFromInline let subscribed = Atomic<Bool>(false)
 
         @inlinable
         init(downstream: Downstream, count: Int) {
@@ -107,6 +110,7 @@ extension Publishers.CollectByCount {
         func receive(subscription: any Subscription) {
             let accepted: Bool = status.withLock { $0.accept(subscription) }
             guard accepted else { return subscription.cancel() }
+            subscribed.store(true, ordering: .releasing)
             downstream.receive(subscription: self)
         }
 
@@ -115,7 +119,7 @@ extension Publishers.CollectByCount {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let outermost = serialCalls.enter("collect(_:)")
             defer { serialCalls.leave(outermost) }
-            if done.load(ordering: .acquiring) { return .none }
+            if done.load(ordering: .acquiring) || !subscribed.load(ordering: .acquiring) { return .none }
             if filled == capacity { grow() }
             (slots.unsafelyUnwrapped + filled).initialize(to: input)
             filled += 1
@@ -127,8 +131,10 @@ extension Publishers.CollectByCount {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let outermost = serialCalls.enter("collect(_:)")
             defer { serialCalls.leave(outermost) }
-            if done.exchange(true, ordering: .acquiringAndReleasing) { return }
-            status.withLock { $0 = .terminal }
+            // Every completion is passed on, as Apple's stage does, even after a cancel or an
+            // earlier completion; `finished` first flushes a partial batch.
+            done.store(true, ordering: .releasing)
+            _ = status.withLock { $0.terminate() }
             let rest = takeBatch()
             if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
             downstream.receive(completion: completion)
@@ -142,11 +148,24 @@ extension Publishers.CollectByCount {
 
         @usableFromInline
         func cancel() {
-            done.store(true, ordering: .releasing)
-            status.withLock { $0.terminate() }?.cancel()
+            // A cancel before the subscription arrives does nothing, as Apple's stage; after one,
+            // values are dropped but completions still go on.
+            status.withLock { status -> (any Subscription)? in
+                guard case .subscribed = status else { return nil }
+                done.store(true, ordering: .releasing)
+                return status.terminate()
+            }?.cancel()
         }
 
         @usableFromInline var description: String { "CollectByCount" }
+
+        /// Apple's children. The batch is read without the upstream's serialisation: this is for
+        /// debugging output only.
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
+            let batch = slots.map { Array(UnsafeBufferPointer(start: $0, count: filled)) } ?? []
+            return ["downstream": downstream, "upstreamSubscription": status.withLock { $0.subscription } as Any,
+                    "buffer": batch, "count": count]
+        }
     }
 }
 

@@ -3,8 +3,8 @@ import TributaryLocks
 extension Publishers {
     /// The publisher `append` and `prepend` return: every value of `prefix`, then, once `prefix`
     /// has finished, every value of `suffix`. The suffix is only subscribed to after the prefix
-    /// finishes; a failure of either ends the stream. Demand the prefix did not use carries over to
-    /// the suffix.
+    /// finishes; a failure of either ends the stream. The subscriber's outstanding demand is
+    /// counted here, and what the prefix did not use is requested from the suffix.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         /// The values of both publishers.
@@ -25,11 +25,10 @@ extension Publishers {
             self.suffix = suffix
         }
 
-        /// Connects `subscriber`, then subscribes to `prefix`.
+        /// Subscribes to `prefix`; `subscriber` gets its subscription once the prefix's arrives.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
             let inner = Inner(downstream: subscriber, suffix: suffix)
-            subscriber.receive(subscription: inner)
             prefix.receive(subscriber: Side(inner: inner, isPrefix: true))
         }
     }
@@ -40,45 +39,82 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 extension Publishers.Concatenate {
     @usableFromInline
     struct InnerState {
-        @usableFromInline enum Phase { case prefix, suffix, terminal }
-        @usableFromInline var phase: Phase = .prefix
-        @usableFromInline var current: (any Subscription)?
-        @usableFromInline var demand: Subscribers.Demand = .none
+        @usableFromInline
+        enum Phase {
+            /// Waiting for the prefix's subscription; nothing has gone downstream yet.
+            case awaitingPrefix
+            case prefix
+            /// The prefix finished; the suffix has been (or is being) subscribed.
+            case suffix
+            case terminal
+        }
 
-        @inlinable init() {}
+        @usableFromInline var phase: Phase = .awaitingPrefix
+        @usableFromInline var current: (any Subscription)?
+        /// The downstream's outstanding demand: requested, minus delivered, plus what it returned.
+        @usableFromInline var demand: Subscribers.Demand = .none
+        /// The second publisher, until it is subscribed or the stage is cancelled.
+        @usableFromInline var suffix: Suffix?
+
+        @inlinable init(suffix: Suffix) { self.suffix = suffix }
     }
 
-    /// The subscription handed downstream: it owns the demand and moves from prefix to suffix.
+    /// What to do with a subscription that has just arrived.
+    @usableFromInline
+    enum AttachAction {
+        /// The prefix's first subscription: hand the stage down.
+        case passDownstream
+        /// The suffix's subscription: ask it for the outstanding demand.
+        case request(Subscribers.Demand)
+        /// A duplicate, or one that arrived too late.
+        case cancel
+    }
+
+    /// The subscription handed downstream, once the prefix's subscription has arrived. It counts
+    /// the downstream's outstanding demand itself: a prefix value that arrives with none
+    /// outstanding is dropped, and the suffix's subscription is asked for what remains.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscription, ReflectsAsOperator
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
         @usableFromInline let downstream: Downstream
-        @usableFromInline var suffix: Suffix?
-        @usableFromInline let state = LockedState(InnerState())
+        @usableFromInline let state: LockedState<InnerState>
 
         @inlinable
         init(downstream: Downstream, suffix: Suffix) {
             self.downstream = downstream
-            self.suffix = suffix
+            self.state = LockedState(InnerState(suffix: suffix))
         }
 
         @usableFromInline
         func attach(_ subscription: any Subscription, isPrefix: Bool) {
-            let pending: Subscribers.Demand? = state.withLock { state in
-                guard state.current == nil,
-                      (isPrefix && state.phase == .prefix) || (!isPrefix && state.phase == .suffix)
-                else { return nil }
-                state.current = subscription
-                return state.demand
+            let action: AttachAction = state.withLock { state in
+                guard state.current == nil else { return .cancel }
+                switch state.phase {
+                case .awaitingPrefix where isPrefix:
+                    state.phase = .prefix
+                    state.current = subscription
+                    return .passDownstream
+                case .suffix where !isPrefix:
+                    state.current = subscription
+                    return .request(state.demand)
+                default:
+                    return .cancel
+                }
             }
-            guard let pending else { return subscription.cancel() }
-            if pending > 0 { subscription.request(pending) }
+            switch action {
+            case .passDownstream: downstream.receive(subscription: self)
+            case .request(let demand): if demand > 0 { subscription.request(demand) }
+            case .cancel: subscription.cancel()
+            }
         }
 
         @inlinable
         func deliver(_ value: Suffix.Output, isPrefix: Bool) -> Subscribers.Demand {
             let live: Bool = state.withLock { state in
-                guard state.phase == (isPrefix ? .prefix : .suffix) else { return false }
+                guard state.phase == (isPrefix ? .prefix : .suffix), state.current != nil else { return false }
+                // Apple drops a prefix value that exceeds the demand, but passes every value of
+                // the suffix on.
+                if isPrefix, state.demand == .none { return false }
                 state.demand -= 1
                 return true
             }
@@ -91,28 +127,28 @@ extension Publishers.Concatenate {
         @usableFromInline
         func complete(_ completion: Subscribers.Completion<Suffix.Failure>, isPrefix: Bool) {
             let next: Suffix?? = state.withLock { state in
-                guard state.phase == (isPrefix ? .prefix : .suffix) else { return nil }
+                guard state.phase == (isPrefix ? .prefix : .suffix), state.current != nil else { return nil }
                 state.current = nil
                 if isPrefix, case .finished = completion {
                     state.phase = .suffix
-                    return .some(suffix)
+                    defer { state.suffix = nil }
+                    return .some(state.suffix)
                 }
                 state.phase = .terminal
+                state.suffix = nil
                 return .some(nil)
             }
             guard let next else { return }
             if let next {
-                suffix = nil
                 next.receive(subscriber: Side(inner: self, isPrefix: false))
             } else {
-                suffix = nil
                 downstream.receive(completion: completion)
             }
         }
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            // Apple accepts request(.none) here and forwards it unchanged upstream.
+            // Apple accepts request(.none) here: it is added and forwarded unchanged upstream.
             let current: (any Subscription)? = state.withLock { state in
                 guard state.phase != .terminal else { return nil }
                 state.demand += demand
@@ -125,6 +161,7 @@ extension Publishers.Concatenate {
         func cancel() {
             let current: (any Subscription)? = state.withLock { state in
                 state.phase = .terminal
+                state.suffix = nil
                 defer { state.current = nil }
                 return state.current
             }
@@ -136,7 +173,7 @@ extension Publishers.Concatenate {
 
     /// Subscribes to one of the two publishers on behalf of ``Inner``.
     @usableFromInline
-    struct Side<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Side<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
         @usableFromInline typealias Input = Suffix.Output
         @usableFromInline typealias Failure = Suffix.Failure

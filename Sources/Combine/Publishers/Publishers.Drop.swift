@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// The publisher `dropFirst(_:)` returns: the first `count` values are swallowed.
     ///
@@ -30,7 +32,9 @@ extension Publishers {
             guard count >= 0 else {
                 return upstream.receive(subscriber: NegativeCountTrap(count: count))
             }
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(remaining: count)))
+            let inner = Inner(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }
@@ -38,32 +42,89 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 extension Publishers.Drop {
+    /// Where a `dropFirst` stage stands with its upstream. There is no terminal state: a
+    /// completion only forgets the upstream subscription, so a later one is accepted again.
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct State {
+        /// The upstream subscription, once it has arrived and until a completion or a cancel.
+        @usableFromInline var upstream: (any Subscription)?
+        /// What the subscriber asked for while no upstream subscription was held. Apple's stage
+        /// never lowers it, so each later upstream subscription is asked for all of it again.
+        @usableFromInline var pending: Subscribers.Demand = .none
+
+        @inlinable init() {}
+    }
+
+    /// The `dropFirst` stage: both the subscriber of the upstream and the subscription handed to
+    /// the downstream, which receives it before the upstream is subscribed. Requests made while
+    /// no upstream subscription is held are added up; each upstream subscription that arrives is
+    /// asked for that sum plus the values still to drop. Its mirror has no children, as Apple's.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let count: Int
+        /// Values still to swallow. Only the upstream's serialized calls touch it.
         @usableFromInline var remaining: Int
-        @usableFromInline let extraInitialDemand: Int
-
-        @inlinable init(remaining: Int) {
-            self.remaining = remaining
-            self.extraInitialDemand = remaining
-        }
-
-        @usableFromInline static var operatorName: String { "Drop" }
+        @usableFromInline let state = LockedState(State())
 
         @inlinable
-        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
-        where Downstream.Input == Output, Downstream.Failure == Failure {
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            self.count = count
+            self.remaining = count
+        }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            let demand: Subscribers.Demand? = state.withLock { state in
+                guard state.upstream == nil else { return nil }
+                state.upstream = subscription
+                return state.pending + remaining
+            }
+            guard let demand else { return subscription.cancel() }
+            if demand > 0 { subscription.request(demand) }
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
             if remaining > 0 {
                 remaining -= 1
-                return .demand(.none)
+                return .none
             }
-            return .demand(downstream.receive(input))
+            return downstream.receive(input)
         }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Failure>) {
+            state.withLock { $0.upstream = nil }
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.Drop subscription request(_:)")
+            let upstream: (any Subscription)? = state.withLock { state in
+                if let upstream = state.upstream { return upstream }
+                state.pending += demand
+                return nil
+            }
+            upstream?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            let upstream: (any Subscription)? = state.withLock { state in
+                defer { state.upstream = nil }
+                return state.upstream
+            }
+            upstream?.cancel()
+        }
+
+        @usableFromInline var description: String { "Drop" }
     }
 }
 

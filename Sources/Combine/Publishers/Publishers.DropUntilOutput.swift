@@ -48,6 +48,11 @@ extension Publishers.DropUntilOutput {
         @usableFromInline var triggered = false
         @usableFromInline var finished = false
         @usableFromInline var pendingDemand: Subscribers.Demand = .none
+        /// Whether an upstream subscription has ever arrived.
+        @usableFromInline var everSubscribed = false
+        /// The subscriber's outstanding demand. As Apple's, every upstream value counts against
+        /// it, the swallowed ones included.
+        @usableFromInline var demand: Subscribers.Demand = .none
 
         @inlinable init() {}
     }
@@ -70,6 +75,7 @@ extension Publishers.DropUntilOutput {
             let pending: Subscribers.Demand? = state.withLock { state in
                 guard case .awaitingSubscription = state.upstream, !state.finished else { return nil }
                 state.upstream = .subscribed(subscription)
+                state.everSubscribed = true
                 defer { state.pendingDemand = .none }
                 return state.pendingDemand
             }
@@ -79,8 +85,27 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let pass: Bool = state.withLock { !$0.finished && $0.triggered }
-            return pass ? downstream.receive(input) : .none
+            let pass: Bool = state.withLock { state in
+                if !state.finished && state.triggered {
+                    state.demand -= 1
+                    return true
+                }
+                // A value swallowed (before the trigger, or after a cancel or a completion) is
+                // still counted against the demand, and traps beyond it, as on Apple's platforms.
+                guard state.demand > 0 else {
+                    APIViolation.upstreamContract(
+                        "drop(untilOutputFrom:)",
+                        state.everSubscribed
+                            ? "received a value beyond the outstanding demand"
+                            : "received a value before its subscription")
+                }
+                state.demand -= 1
+                return false
+            }
+            guard pass else { return .none }
+            let more = downstream.receive(input)
+            if more > 0 { state.withLock { $0.demand += more } }
+            return more
         }
 
         @usableFromInline
@@ -101,7 +126,7 @@ extension Publishers.DropUntilOutput {
         @usableFromInline
         func signalSubscribed(_ subscription: any Subscription) {
             let accepted: Bool = state.withLock { state in
-                guard case .awaitingSubscription = state.trigger, !state.finished else { return false }
+                guard case .awaitingSubscription = state.trigger else { return false }
                 state.trigger = .subscribed(subscription)
                 return true
             }
@@ -110,6 +135,8 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func signalFired() {
+            // The trigger's subscription stays held, so a cancel or completion still cancels it
+            // (Apple lets go of it here without cancelling, which leaves a subject holding it).
             state.withLock { state in
                 if !state.finished { state.triggered = true }
             }
@@ -134,6 +161,7 @@ extension Publishers.DropUntilOutput {
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
             let upstream: (any Subscription)? = state.withLock { state in
+                state.demand += demand
                 if case .awaitingSubscription = state.upstream { state.pendingDemand += demand }
                 return state.upstream.subscription
             }

@@ -1,3 +1,4 @@
+import Synchronization
 import TributaryLocks
 
 extension Publishers {
@@ -90,11 +91,21 @@ extension Publisher {
 extension Publishers.HandleEvents {
     /// The observing stage; wraps the upstream subscription so requests and cancellation can be
     /// seen, and shows itself to the subscriber as `HandleEvents`.
+    ///
+    /// As Apple's, it has no terminal state for the events it forwards: values and completions
+    /// are passed on whatever came before. A cancel silences every closure from then on.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
+
+        @usableFromInline
+        struct State {
+            @usableFromInline var status = SubscriptionStatus.awaitingSubscription
+
+            @inlinable init() {}
+        }
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let receiveSubscription: ((any Subscription) -> Void)?
@@ -102,7 +113,10 @@ extension Publishers.HandleEvents {
         @usableFromInline let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
         @usableFromInline let receiveCancel: (() -> Void)?
         @usableFromInline let receiveRequest: ((Subscribers.Demand) -> Void)?
-        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+        @usableFromInline let state = LockedState(State())
+        /// Set by a cancel made while subscribed, or a completion: no closure runs after it. An
+        /// atomic flag, so that the per-value path takes no lock.
+        @usableFromInline let silenced = Atomic<Bool>(false)
 
         @usableFromInline
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
@@ -114,44 +128,58 @@ extension Publishers.HandleEvents {
             receiveRequest = handlers.receiveRequest
         }
 
+        @inlinable
+        var isCancelled: Bool { silenced.load(ordering: .acquiring) }
+
         @usableFromInline
         func receive(subscription: any Subscription) {
-            guard acceptUpstream(subscription) else { return }
-            receiveSubscription?(subscription)
+            // The closure sees every subscription, duplicates included, as Apple's does.
+            if !isCancelled { receiveSubscription?(subscription) }
+            guard state.withLock({ $0.status.accept(subscription) }) else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            receiveOutput?(input)
+            if let receiveOutput, !isCancelled { receiveOutput(input) }
             let more = downstream.receive(input)
-            if more != .none { receiveRequest?(more) }
+            if let receiveRequest, more != .none, !isCancelled { receiveRequest(more) }
             return more
         }
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard endUpstream() else { return }
-            receiveCompletion?(completion)
+            if !isCancelled { receiveCompletion?(completion) }
+            // The upstream subscription is let go of before the subscriber hears; a subscription
+            // arriving later is refused.
+            silenced.store(true, ordering: .releasing)
+            state.withLock { $0.status = .terminal }
             downstream.receive(completion: completion)
         }
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
+            guard !isCancelled, let upstream = state.withLock({ $0.status.subscription }) else { return }
             receiveRequest?(demand)
-            forwardRequest(demand)
+            upstream.request(demand)
         }
 
         @usableFromInline
         func cancel() {
-            guard let upstream = status.withLock({ $0.terminate() }) else { return }
+            let upstream: (any Subscription)?? = state.withLock { state in
+                if silenced.load(ordering: .relaxed) { return nil }
+                guard case .subscribed(let subscription) = state.status else { return .some(nil) }
+                silenced.store(true, ordering: .releasing)
+                state.status = .terminal
+                return .some(subscription)
+            }
+            guard let upstream else { return }
             receiveCancel?()
-            upstream.cancel()
+            upstream?.cancel()
         }
 
-        @usableFromInline static var operatorName: String { "HandleEvents" }
-
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
+        /// Shown as `HandleEvents`, with no mirror children, as Apple's.
+        @usableFromInline var description: String { "HandleEvents" }
     }
 }

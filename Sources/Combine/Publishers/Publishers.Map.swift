@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// The publisher `map(_:)` returns: each upstream value goes through `transform` and comes out
     /// as exactly one downstream value, so demand and completion pass through untouched.
@@ -50,7 +52,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that can stop the stream when `transform` throws.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -108,39 +110,78 @@ extension Publishers.Map {
 }
 
 extension Publishers.TryMap {
+    /// The `tryMap` stage. As Apple's, it does not gate values: they are transformed and passed
+    /// on whatever came before (a cancel, a completion, or ahead of the subscription), except
+    /// after its own failure, when the transform threw. A cancel before the subscription arrives does nothing.
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    where Downstream.Input == Output, Downstream.Failure == any Error {
         @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
-        @usableFromInline typealias Failure = any Error
+        @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) throws -> Output
-
-        @inlinable init(transform: @escaping (Upstream.Output) throws -> Output) { self.transform = transform }
-
-        @usableFromInline static var operatorName: String { "TryMap" }
+        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+        /// Set once the transform threw. Only the upstream's serialized calls read and write it.
+        @usableFromInline var failed = false
 
         @inlinable
-        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            do { return .demand(downstream.receive(try transform(input))) } catch { thrown = error; return .failure }
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.downstream = downstream
+            self.transform = transform
         }
 
-        @usableFromInline var thrown: (any Error)?
-    }
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
+            downstream.receive(subscription: self)
+        }
 
-    /// Fuses a plain map onto this throwing one, keeping a single stage.
-    @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
-        let first = self.transform
-        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
-    }
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if failed { return .none }
+            let output: Output
+            do {
+                output = try transform(input)
+            } catch {
+                failed = true
+                let upstream = status.withLock { $0.terminate() }
+                upstream?.cancel()
+                // The upstream subscription is let go of once the subscriber has heard.
+                withExtendedLifetime(upstream) { downstream.receive(completion: .failure(error)) }
+                return .none
+            }
+            return downstream.receive(output)
+        }
 
-    /// Fuses two throwing maps into a single stage.
-    @inlinable
-    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
-        let first = self.transform
-        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            if failed { return }
+            // Only a completion while subscribed goes on, as Apple's stage does: one ahead of the
+            // subscription, or after a completion or a cancel, is dropped.
+            let forward = status.withLock { status -> Bool in
+                guard case .subscribed = status else { return false }
+                status = .terminal
+                return true
+            }
+            if forward { downstream.receive(completion: completion.eraseError) }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.TryMap subscription request(_:)")
+            status.withLock { $0.subscription }?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            status.withLock { status -> (any Subscription)? in
+                guard case .subscribed = status else { return nil }
+                return status.terminate()
+            }?.cancel()
+        }
+
+        @usableFromInline var description: String { "TryMap" }
     }
 }
 

@@ -57,12 +57,12 @@ extension Publishers {
         /// Subscribes the subject to the upstream, starting the flow of events. Cancel the result
         /// to disconnect: the upstream subscription is cancelled.
         ///
-        /// As with Apple's, the connection is not cancelled when the returned value is released
-        /// (it is not an `AnyCancellable`): `_ = multicast.connect()` stays connected.
+        /// As with Apple's, the result is an `AnyCancellable`: keep it for as long as the
+        /// connection should last, since releasing it disconnects.
         public final func connect() -> any Cancellable {
             let connection = SubjectSubscriber(subject)
             upstream.receive(subscriber: connection)
-            return connection
+            return AnyCancellable(connection)
         }
     }
 }
@@ -92,42 +92,98 @@ extension Publisher {
 }
 
 extension Publishers.Multicast {
-    /// One subscriber's stage between the subject and the subscriber.
+    /// Where one subscriber's stage stands with the subject.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
+    struct InnerState<Downstream> {
+        @usableFromInline
+        enum Phase {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            /// Cancelled, or the subject completed: nothing more goes downstream.
+            case terminal
+        }
+
+        @usableFromInline var phase: Phase = .awaitingSubscription
+        /// The subscriber, until a cancel lets go of it.
+        @usableFromInline var downstream: Downstream?
+
+        @inlinable init(downstream: Downstream) { self.downstream = downstream }
+    }
+
+    /// One subscriber's stage between the subject and the subscriber. As Apple's, it returns
+    /// `.none` for every value and asks the subject's subscription for the subscriber's answer,
+    /// ignores extra subscriptions and `request(.none)`, and lets go of the subscriber on cancel.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @usableFromInline let downstream: Downstream
-        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+        @usableFromInline let state: LockedState<InnerState<Downstream>>
 
         @usableFromInline
         init(downstream: Downstream) {
-            self.downstream = downstream
+            state = LockedState(InnerState(downstream: downstream))
         }
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            guard acceptUpstream(subscription) else { return }
-            downstream.receive(subscription: self)
+            let downstream: Downstream? = state.withLock { state in
+                guard case .awaitingSubscription = state.phase else { return nil }
+                state.phase = .subscribed(subscription)
+                return state.downstream
+            }
+            downstream?.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(input)
+            let target: (Downstream, any Subscription)? = state.withLock { state in
+                guard case .subscribed(let subscription) = state.phase, let downstream = state.downstream
+                else { return nil }
+                return (downstream, subscription)
+            }
+            guard let (downstream, subscription) = target else { return .none }
+            let more = downstream.receive(input)
+            if more > 0 { subscription.request(more) }
+            return .none
         }
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if endUnlessTerminal() { downstream.receive(completion: completion) }
+            let downstream: Downstream? = state.withLock { state in
+                guard case .subscribed = state.phase else { return nil }
+                state.phase = .terminal
+                return state.downstream
+            }
+            downstream?.receive(completion: completion)
         }
 
-        @usableFromInline static var operatorName: String { "Multicast" }
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
+            guard demand > 0 else { return }
+            let subscription: (any Subscription)? = state.withLock { state in
+                if case .subscribed(let subscription) = state.phase { return subscription }
+                return nil
+            }
+            subscription?.request(demand)
+        }
 
-        /// Apple ignores `request(.none)` on this subscription: no trap, nothing forwarded.
-        @usableFromInline static var ignoresZeroRequest: Bool { true }
+        @usableFromInline
+        func cancel() {
+            let subscription: (any Subscription)? = state.withLock { state in
+                defer {
+                    state.phase = .terminal
+                    state.downstream = nil
+                }
+                if case .subscribed(let subscription) = state.phase { return subscription }
+                return nil
+            }
+            subscription?.cancel()
+        }
 
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
+        /// Shown as `Multicast`, with no mirror children, as Apple's.
+        @usableFromInline var description: String { "Multicast" }
     }
 }

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 extension Publishers {
     /// The publisher `output(at:)`, `output(in:)` and `prefix(_:)` return: only the values whose
     /// zero-based position falls in `range` are passed on; after the last one the upstream is
@@ -28,7 +30,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that counts positions.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(range: range)))
+            upstream.receive(subscriber: Inner(downstream: subscriber, range: range))
         }
     }
 }
@@ -36,30 +38,88 @@ extension Publishers {
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 extension Publishers.Output {
+    /// The stage of `output(in:)`, `output(at:)` and `prefix(_:)`. As Apple's, it counts every value
+    /// it is given, ahead of its subscription and after a completion or a cancel too; values in
+    /// range are delivered. The last one in range returns the subscriber's answer, then the
+    /// upstream is cancelled and `finished` sent. Completions after a completion or a cancel, or
+    /// ahead of the subscription, are dropped, and a cancel ahead of it does nothing.
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline let downstream: Downstream
         @usableFromInline let range: CountableRange<Int>
+        /// How many values have arrived. Only the upstream's serialized calls touch it.
         @usableFromInline var index = 0
-
-        @inlinable init(range: CountableRange<Int>) { self.range = range }
-
-        @usableFromInline static var operatorName: String { "Output" }
+        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
 
         @inlinable
-        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            let position = index
-            if position >= range.upperBound { return .finish }
-            index += 1
-            if position < range.lowerBound { return .demand(.max(1)) }
-            let demand = downstream.receive(input)
-            return position == range.upperBound - 1 ? .finish : .demand(demand)
+        init(downstream: Downstream, range: CountableRange<Int>) {
+            self.downstream = downstream
+            self.range = range
         }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let position = index
+            if position >= range.upperBound {
+                // An empty range (`prefix(0)`) finishes on the first value.
+                finish()
+                return .none
+            }
+            index += 1
+            if position < range.lowerBound { return .max(1) }
+            let more = downstream.receive(input)
+            if position == range.upperBound - 1 { finish() }
+            return more
+        }
+
+        /// The last value in range went out: cancel the upstream and finish.
+        @usableFromInline
+        func finish() {
+            let upstream = status.withLock { status -> (any Subscription)? in
+                guard case .subscribed = status else { return nil }
+                return status.terminate()
+            }
+            // Ahead of the subscription, or after a completion or a cancel, nothing is sent.
+            guard let upstream else { return }
+            upstream.cancel()
+            downstream.receive(completion: .finished)
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let forward = status.withLock { status -> Bool in
+                guard case .subscribed = status else { return false }
+                status = .terminal
+                return true
+            }
+            if forward { downstream.receive(completion: completion) }
+        }
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero("Publishers.Output subscription request(_:)")
+            status.withLock { $0.subscription }?.request(demand)
+        }
+
+        @usableFromInline
+        func cancel() {
+            status.withLock { status -> (any Subscription)? in
+                guard case .subscribed = status else { return nil }
+                return status.terminate()
+            }?.cancel()
+        }
+
+        @usableFromInline var description: String { "Output" }
     }
 }
 

@@ -44,7 +44,7 @@ extension Publishers.PrefixUntilOutput {
     }
 
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, OutputSignalWatcher, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, OutputSignalWatcher
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -67,21 +67,29 @@ extension Publishers.PrefixUntilOutput {
 
         @usableFromInline
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live: Bool = state.withLock { !$0.finished }
+            // A value before the subscription is ignored, as Apple's stage does.
+            let live: Bool = state.withLock { state in
+                guard !state.finished, case .subscribed = state.upstream else { return false }
+                return true
+            }
             return live ? downstream.receive(input) : .none
         }
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let terminator: (any Subscription)?? = state.withLock { state in
-                guard !state.finished else { return nil }
+            // A completion before the subscription only cancels the terminator, as Apple's.
+            let (deliver, upstream, terminator) = state.withLock { state -> (Bool, (any Subscription)?, (any Subscription)?) in
+                guard !state.finished else { return (false, nil, nil) }
+                let deliver: Bool
+                if case .subscribed = state.upstream { deliver = true } else { deliver = false }
                 state.finished = true
-                state.upstream = .terminal
-                return .some(state.terminator.terminate())
+                return (deliver, state.upstream.terminate(), state.terminator.terminate())
             }
-            guard let terminator else { return }
             terminator?.cancel()
-            downstream.receive(completion: completion)
+            // The upstream subscription is let go of once the subscriber has heard.
+            withExtendedLifetime(upstream) {
+                if deliver { downstream.receive(completion: completion) }
+            }
         }
 
         @usableFromInline
@@ -96,8 +104,9 @@ extension Publishers.PrefixUntilOutput {
 
         @usableFromInline
         func signalFired() {
+            // Only a value the terminator sends after its own subscription ends the stream.
             let upstream: (any Subscription)?? = state.withLock { state in
-                guard !state.finished else { return nil }
+                guard !state.finished, case .subscribed = state.terminator else { return nil }
                 state.finished = true
                 state.terminator = .terminal
                 return .some(state.upstream.terminate())
@@ -107,9 +116,15 @@ extension Publishers.PrefixUntilOutput {
             downstream.receive(completion: .finished)
         }
 
+        /// A terminator that completes without a value does not end the stream, as on Apple's
+        /// platforms: its subscription is let go of, and values keep flowing.
         @usableFromInline
         func signalCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
-            state.withLock { $0.terminator = .terminal }
+            let released = state.withLock { state -> (any Subscription)? in
+                guard case .subscribed = state.terminator else { return nil }
+                return state.terminator.terminate()
+            }
+            withExtendedLifetime(released) {}
         }
 
         @usableFromInline
@@ -128,7 +143,7 @@ extension Publishers.PrefixUntilOutput {
             terminator?.cancel()
         }
 
-        @usableFromInline var description: String { "PrefixUntilOutput" }
+        // Like Apple's, this object has no description, mirror or playground description.
     }
 }
 

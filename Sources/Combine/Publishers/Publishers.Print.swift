@@ -72,15 +72,19 @@ extension Publisher {
 
 extension Publishers.Print {
     /// The logging stage. It wraps the upstream subscription (so `request` and `cancel` can be
-    /// logged) and shows itself to the subscriber as `Print`.
+    /// logged) and shows itself to the subscriber as `Print`. Like Apple's it has no terminal
+    /// state: every value and completion is logged and passed on, whatever came before; after a
+    /// cancel, requests and cancels are logged but no longer reach the upstream.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let linePrefix: String
+        /// The upstream subscription, from its arrival until a completion or a cancel; after
+        /// those a new subscription is refused. A cancel before any subscription does nothing.
         @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
         /// The stream, behind its own lock: `request` and `cancel` may log from another thread
         /// while a value is being logged. The lock is a leaf (only the stream's `write` runs
@@ -104,6 +108,8 @@ extension Publishers.Print {
                 if stream == nil {
                     Swift.print(line)
                 } else {
+                    // Three writes, as Apple's: an empty one, the text, the line break.
+                    stream!.write("")
                     stream!.write(line)
                     stream!.write("\n")
                 }
@@ -119,7 +125,8 @@ extension Publishers.Print {
         @usableFromInline
         func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
-            guard acceptUpstream(subscription) else { return }
+            let accepted = status.withLock { $0.accept(subscription) }
+            guard accepted else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }
 
@@ -139,24 +146,29 @@ extension Publishers.Print {
             case .finished: log("receive finished")
             case .failure(let error): log("receive error: (\(error))")
             }
-            if endUpstream() { downstream.receive(completion: completion) }
+            _ = status.withLock { $0.terminate() }
+            downstream.receive(completion: completion)
         }
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.Print subscription request(_:)")
             log("request \(Self.describe(demand))")
-            forwardRequest(demand)
+            status.withLock { $0.subscription }?.request(demand)
         }
 
         @usableFromInline
         func cancel() {
             log("receive cancel")
-            cancelUpstream()
+            status.withLock { status -> (any Subscription)? in
+                guard case .subscribed(let subscription) = status else { return nil }
+                status = .terminal
+                return subscription
+            }?.cancel()
         }
 
-        @usableFromInline static var operatorName: String { "Print" }
+        /// Shown as `Print`, with no mirror children, as Apple's.
+        @usableFromInline var description: String { "Print" }
 
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "prefix": prefix] }
     }
 }

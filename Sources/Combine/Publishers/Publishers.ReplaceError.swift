@@ -67,8 +67,9 @@ extension Publishers.ReplaceError {
         enum Phase {
             case awaitingSubscription
             case subscribed(any Subscription)
-            /// The upstream failed while the subscriber had no demand: the fallback is owed.
-            case owesFallback
+            /// The upstream failed while the subscriber had no demand: the fallback is owed. The
+            /// upstream subscription is kept until then, and a cancel still reaches it.
+            case owesFallback(any Subscription)
             case terminal
         }
 
@@ -109,7 +110,14 @@ extension Publishers.ReplaceError {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let live = state.withLock { state -> Bool in
-                guard case .subscribed = state.phase else { return false }
+                switch state.phase {
+                case .subscribed, .owesFallback: break
+                case .awaitingSubscription, .terminal: return false
+                }
+                // Apple counts every value against the demand it forwarded.
+                guard state.demand > 0 else {
+                    APIViolation.upstreamContract("replaceError", "received a value beyond the outstanding demand")
+                }
                 state.demand -= 1
                 return true
             }
@@ -124,7 +132,7 @@ extension Publishers.ReplaceError {
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let action = state.withLock { state -> CompletionAction in
-                guard case .subscribed = state.phase else { return .none }
+                guard case .subscribed(let subscription) = state.phase else { return .none }
                 switch completion {
                 case .finished:
                     state.phase = .terminal
@@ -134,7 +142,7 @@ extension Publishers.ReplaceError {
                         state.phase = .terminal
                         return .replace
                     }
-                    state.phase = .owesFallback
+                    state.phase = .owesFallback(subscription)
                     return .none
                 }
             }
@@ -169,10 +177,14 @@ extension Publishers.ReplaceError {
 
         @usableFromInline
         func cancel() {
+            // A cancel before the subscription arrives does nothing, as Apple's stage.
             let upstream = state.withLock { state -> (any Subscription)? in
-                defer { state.phase = .terminal }
-                if case .subscribed(let upstream) = state.phase { return upstream }
-                return nil
+                switch state.phase {
+                case .awaitingSubscription, .terminal: return nil
+                case .subscribed(let upstream), .owesFallback(let upstream):
+                    state.phase = .terminal
+                    return upstream
+                }
             }
             upstream?.cancel()
         }
@@ -184,7 +196,6 @@ extension Publishers.ReplaceError {
 
         @usableFromInline var description: String { "ReplaceError" }
 
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "output": output] }
     }
 }
 

@@ -10,12 +10,13 @@ extension Publishers {
     /// Each attempt subscribes to the same upstream value, so the upstream must start over on
     /// subscription to be worth retrying (a `Future` does not; wrap it in `Deferred`).
     ///
-    /// The subscriber receives the stage (shown as `Retry`) as soon as the first attempt's
-    /// subscription arrives, before any value or failure. (Logs from iOS 13 show the opposite
-    /// order for a publisher that fails at once; current systems, and this implementation,
-    /// always deliver the subscription first.) Synchronous failures are retried in a loop, not
-    /// by recursion, so even `Retry(upstream:retries: nil)` over an immediately failing
-    /// publisher does not grow the stack.
+    /// The subscriber receives the stage (shown as `Retry`) when the first attempt's
+    /// subscription arrives; the stage is also the subscriber of every attempt. It counts the
+    /// subscriber's outstanding demand, returns `.none` for each value and requests the
+    /// subscriber's answer from the current attempt. After the last failure, or a cancel, it lets
+    /// go of the subscriber. Synchronous failures are retried in a loop, not by recursion, so
+    /// even `retry(-1)` (no limit, as on Apple's platforms) over an immediately failing publisher
+    /// does not grow the stack.
     public struct Retry<Upstream: Publisher>: Publisher {
         /// The upstream's values, from each attempt in turn.
         public typealias Output = Upstream.Output
@@ -26,7 +27,8 @@ extension Publishers {
         /// The publisher to subscribe to, and resubscribe to on failure.
         public let upstream: Upstream
 
-        /// How many times to resubscribe after a failure; `nil` for no limit.
+        /// How many times to resubscribe after a failure; `nil` (or, as on Apple's platforms, a
+        /// negative number) for no limit.
         public let retries: Int?
 
         /// Makes a publisher that resubscribes to `upstream` up to `retries` times after failures
@@ -40,7 +42,7 @@ extension Publishers {
         /// once.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, upstream: upstream, retries: retries)
-            inner.subscribeAttempts(startingWith: 0)
+            inner.subscribeAttempts()
         }
     }
 }
@@ -62,38 +64,41 @@ extension Publisher {
 }
 
 extension Publishers.Retry {
-    /// The state of a retrying stage, as a pure value. Attempts are numbered (`generation`) so
-    /// that late events from an abandoned subscription are recognised and ignored.
+    /// The state of a retrying stage, as a pure value.
     @usableFromInline
-    struct StateMachine {
+    struct StateMachine<Downstream> {
         @usableFromInline
         enum Phase {
             /// An attempt is being made; its subscription has not arrived.
             case awaitingSubscription
             case subscribed(any Subscription)
+            /// Finished, failed for the last time, or cancelled.
             case terminal
         }
 
         @usableFromInline
         enum SubscriptionAction {
-            case passDownstream
-            case request(any Subscription, Subscribers.Demand)
+            case passDownstream(Downstream)
+            case request(Subscribers.Demand)
             case none
-            case cancel(any Subscription)
+            case cancel
         }
 
         @usableFromInline
         enum CompletionAction {
             case none
-            case deliver
-            /// Subscribe again, as attempt number `generation`.
-            case resubscribe(generation: Int)
+            /// Pass the completion on to the subscriber, now released by the stage.
+            case deliver(Downstream)
+            /// Subscribe again.
+            case resubscribe
         }
 
         @usableFromInline var phase: Phase = .awaitingSubscription
-        @usableFromInline var generation = 0
+        /// The subscriber, until the stage ends.
+        @usableFromInline var downstream: Downstream?
         @usableFromInline var passedDownstream = false
         @usableFromInline var demand: Subscribers.Demand = .none
+        /// Retries left; `nil` for no limit (`retry(_:)` with a negative count, as Apple's).
         @usableFromInline var remaining: Int?
         /// A thread is inside `upstream.subscribe`; a retry needed meanwhile is left to it, so
         /// synchronous failures loop instead of recursing.
@@ -101,181 +106,163 @@ extension Publishers.Retry {
         @usableFromInline var resubscribePending = false
 
         @inlinable
-        init(retries: Int?) {
-            remaining = retries
+        init(downstream: Downstream, retries: Int?) {
+            self.downstream = downstream
+            remaining = retries.flatMap { $0 < 0 ? nil : $0 }
         }
 
         @inlinable
-        mutating func subscribed(_ subscription: any Subscription, generation attempt: Int) -> SubscriptionAction {
-            guard attempt == generation, case .awaitingSubscription = phase else { return .cancel(subscription) }
+        mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+            guard case .awaitingSubscription = phase, let downstream else { return .cancel }
             phase = .subscribed(subscription)
             if !passedDownstream {
                 passedDownstream = true
-                return .passDownstream
+                return .passDownstream(downstream)
             }
-            return demand > 0 ? .request(subscription, demand) : .none
+            return demand > 0 ? .request(demand) : .none
         }
 
+        /// A value: the subscriber to deliver it to, or `nil` to ignore it.
         @inlinable
-        mutating func value(generation attempt: Int) -> Bool {
-            guard attempt == generation, case .subscribed = phase else { return false }
+        mutating func value() -> Downstream? {
+            guard let downstream else { return nil }
+            guard passedDownstream else {
+                APIViolation.upstreamContract("retry", "received a value before its subscription")
+            }
+            guard demand > 0 else {
+                APIViolation.upstreamContract("retry", "received a value beyond the outstanding demand")
+            }
             demand -= 1
-            return true
+            return downstream
         }
 
+        /// The subscriber returned `more` for a value: the subscription to request it from.
         @inlinable
-        mutating func added(_ more: Subscribers.Demand) {
-            if case .terminal = phase { return }
+        mutating func added(_ more: Subscribers.Demand) -> (any Subscription)? {
+            guard downstream != nil else { return nil }
             demand += more
+            if case .subscribed(let subscription) = phase { return subscription }
+            return nil
         }
 
         @inlinable
-        mutating func finished(generation attempt: Int) -> CompletionAction {
-            guard attempt == generation, case .subscribed = phase else { return .none }
-            phase = .terminal
-            return .deliver
+        mutating func finished() -> CompletionAction {
+            guard let downstream else { return .none }
+            end()
+            return .deliver(downstream)
         }
 
         @inlinable
-        mutating func failed(generation attempt: Int) -> CompletionAction {
-            guard attempt == generation, case .subscribed = phase else { return .none }
+        mutating func failed() -> CompletionAction {
+            guard let downstream else { return .none }
             if let left = remaining {
                 guard left > 0 else {
-                    phase = .terminal
-                    return .deliver
+                    end()
+                    return .deliver(downstream)
                 }
                 remaining = left - 1
             }
             phase = .awaitingSubscription
-            generation += 1
             if subscribing {
                 resubscribePending = true
                 return .none
             }
             subscribing = true
-            return .resubscribe(generation: generation)
+            return .resubscribe
         }
 
-        /// `upstream.subscribe` returned: the next attempt to make, if one was asked for meanwhile.
+        /// `upstream.subscribe` returned: whether to make another attempt, asked for meanwhile.
         @inlinable
-        mutating func subscribeReturned() -> Int? {
-            if resubscribePending, case .awaitingSubscription = phase {
+        mutating func subscribeReturned() -> Bool {
+            if resubscribePending, downstream != nil, case .awaitingSubscription = phase {
                 resubscribePending = false
-                return generation
+                return true
             }
             resubscribePending = false
             subscribing = false
-            return nil
+            return false
         }
 
         @inlinable
         mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
-            switch phase {
-            case .subscribed(let subscription):
-                demand += more
-                return subscription
-            case .awaitingSubscription:
-                demand += more
-                return nil
-            case .terminal:
-                return nil
-            }
-        }
-
-        @inlinable
-        mutating func cancel() -> (any Subscription)? {
-            defer { phase = .terminal }
+            guard downstream != nil else { return nil }
+            demand += more
             if case .subscribed(let subscription) = phase { return subscription }
             return nil
         }
-    }
 
-    /// The retrying stage; shows itself to the subscriber as `Retry`.
-    @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, ReflectsAsOperator
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        /// The subscriber used for one attempt; its number tells the stage which attempt an
-        /// event belongs to.
-        @usableFromInline
-        struct Attempt: Subscriber, CustomStringConvertible {
-            @usableFromInline typealias Input = Upstream.Output
-            @usableFromInline typealias Failure = Upstream.Failure
-
-            @usableFromInline let inner: Inner
-            @usableFromInline let generation: Int
-            @usableFromInline let combineIdentifier = CombineIdentifier()
-
-            @usableFromInline init(inner: Inner, generation: Int) {
-                self.inner = inner
-                self.generation = generation
-            }
-
-            @usableFromInline func receive(subscription: any Subscription) {
-                inner.receive(subscription: subscription, generation: generation)
-            }
-
-            @inlinable func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-                inner.receive(input, generation: generation)
-            }
-
-            @usableFromInline func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-                inner.receive(completion: completion, generation: generation)
-            }
-
-            @usableFromInline var description: String { "Retry" }
+        /// Ends the stage and returns the subscription to cancel, if any.
+        @inlinable
+        mutating func cancel() -> (any Subscription)? {
+            defer { end() }
+            if case .subscribed(let subscription) = phase { return subscription }
+            return nil
         }
 
-        @usableFromInline let downstream: Downstream
+        /// Ends the stage, letting go of the subscriber and the upstream subscription.
+        @inlinable
+        mutating func end() {
+            phase = .terminal
+            downstream = nil
+        }
+    }
+
+    /// The retrying stage: the subscriber of every attempt and the subscription handed to the
+    /// downstream (shown as `Retry`). Each value returns `.none`; the downstream's answer is
+    /// requested from the current attempt's subscription.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
+
         @usableFromInline let upstream: Upstream
-        @usableFromInline let state: LockedState<StateMachine>
+        @usableFromInline let state: LockedState<StateMachine<Downstream>>
 
         @usableFromInline
         init(downstream: Downstream, upstream: Upstream, retries: Int?) {
-            self.downstream = downstream
             self.upstream = upstream
-            self.state = LockedState(StateMachine(retries: retries))
+            self.state = LockedState(StateMachine(downstream: downstream, retries: retries))
         }
 
         /// Subscribes to the upstream, then keeps making the attempts requested by failures that
         /// happened while subscribing.
         @usableFromInline
-        func subscribeAttempts(startingWith generation: Int) {
-            var next: Int? = generation
-            while let attempt = next {
-                upstream.receive(subscriber: Attempt(inner: self, generation: attempt))
-                next = state.withLock { $0.subscribeReturned() }
-            }
+        func subscribeAttempts() {
+            repeat {
+                upstream.receive(subscriber: self)
+            } while state.withLock({ $0.subscribeReturned() })
         }
 
         @usableFromInline
-        func receive(subscription: any Subscription, generation: Int) {
-            switch state.withLock({ $0.subscribed(subscription, generation: generation) }) {
-            case .passDownstream: downstream.receive(subscription: self)
-            case .request(let subscription, let demand): subscription.request(demand)
+        func receive(subscription: any Subscription) {
+            switch state.withLock({ $0.subscribed(subscription) }) {
+            case .passDownstream(let downstream): downstream.receive(subscription: self)
+            case .request(let demand): subscription.request(demand)
             case .none: break
-            case .cancel(let subscription): subscription.cancel()
+            case .cancel: subscription.cancel()
             }
         }
 
         @inlinable
-        func receive(_ input: Upstream.Output, generation: Int) -> Subscribers.Demand {
-            guard state.withLock({ $0.value(generation: generation) }) else { return .none }
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard let downstream = state.withLock({ $0.value() }) else { return .none }
             let more = downstream.receive(input)
-            if more != .none { state.withLock { $0.added(more) } }
-            return more
+            if more != .none { state.withLock { $0.added(more) }?.request(more) }
+            return .none
         }
 
         @usableFromInline
-        func receive(completion: Subscribers.Completion<Upstream.Failure>, generation: Int) {
-            let action: StateMachine.CompletionAction
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let action: StateMachine<Downstream>.CompletionAction
             switch completion {
-            case .finished: action = state.withLock { $0.finished(generation: generation) }
-            case .failure: action = state.withLock { $0.failed(generation: generation) }
+            case .finished: action = state.withLock { $0.finished() }
+            case .failure: action = state.withLock { $0.failed() }
             }
             switch action {
             case .none: break
-            case .deliver: downstream.receive(completion: completion)
-            case .resubscribe(let attempt): subscribeAttempts(startingWith: attempt)
+            case .deliver(let downstream): downstream.receive(completion: completion)
+            case .resubscribe: subscribeAttempts()
             }
         }
 
@@ -290,9 +277,8 @@ extension Publishers.Retry {
             state.withLock { $0.cancel() }?.cancel()
         }
 
+        /// Shown as `Retry`, with no mirror children, as Apple's.
         @usableFromInline var description: String { "Retry" }
-
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
     }
 }
 

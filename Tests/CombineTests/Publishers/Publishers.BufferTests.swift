@@ -94,7 +94,9 @@ struct BufferTests {
         #expect(subscriber.values == [4, 5])
     }
 
-    @Test func customErrorFailsAtOnceAndCancelsUpstream() {
+    @Test func customErrorCancelsUpstreamAndQueuesBehindTheBuffer() {
+        // Spec §15 rule 3: the error goes out right after the last buffered value, with no extra
+        // demand needed.
         let upstream = TestUpstream<Int, Boom>()
         let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: nil)
         upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
@@ -102,27 +104,47 @@ struct BufferTests {
         upstream.send(2)
         upstream.send(3)
         #expect(upstream.calls == [.request(.max(2)), .cancel])
-        #expect(subscriber.events == [.subscription("Buffer"), .completion(.failure(.full))])
+        #expect(subscriber.events == [.subscription("Buffer")])
         upstream.send(4)
         subscriber.request(.max(1))
-        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .completion(.failure(.full))])
     }
 
-    @Test func byRequestForwardsDemand() {
+    @Test func byRequestAsksForEverythingBeforeTheSubscriptionGoesDownstream() {
+        // Spec §15 rule 1 and §7: `.byRequest` requests `unlimited` first, then hands the
+        // subscription down; later requests, zero included, are not forwarded.
         let upstream = TestUpstream<Int, Never>()
+        var callsSeenBySubscriber: [TestUpstream<Int, Never>.Call] = []
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest)
+            .subscribe(AnySubscriber(receiveSubscription: { _ in callsSeenBySubscriber = upstream.calls }))
+        #expect(callsSeenBySubscriber == [.request(.unlimited)])
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
         upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
-        #expect(upstream.calls.isEmpty)
         subscriber.request(.max(2))
-        #expect(upstream.calls == [.request(.max(2))])
+        subscriber.request(.none)
         upstream.send(1)
         upstream.send(2)
-        // An upstream that oversends is caught by the buffer.
         upstream.send(3)
         #expect(subscriber.values == [1, 2])
         subscriber.request(.max(3))
         #expect(subscriber.values == [1, 2, 3])
-        #expect(upstream.calls == [.request(.max(2)), .request(.max(2))])
+        #expect(upstream.calls == [.request(.unlimited), .request(.unlimited)])
+    }
+
+    @Test func valuesAfterFinishedAreStillBuffered() {
+        // Spec §15 rule 2.
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 4, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        upstream.send(2)
+        subscriber.request(.max(2))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
     }
 
     @Test func byRequestUnlimited() {
@@ -135,18 +157,12 @@ struct BufferTests {
         #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
-    /// Regression: `.byRequest` used to ask upstream for the whole finite downstream demand, so a
-    /// value arriving while another thread drained could overflow the buffer (crashing the
-    /// concurrent test below through its `customError`).
-    @Test func byRequestNeverAsksForMoreThanTheFreeSpace() {
+    @Test func keepFullAsksForOneMorePerValuePassedStraightThrough() {
         let upstream = TestUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(10))
-        upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
         #expect(upstream.calls == [.request(.max(2))])
-        // Each value passes straight through and frees its slot: one more is asked for each time,
-        // until upstream already owes all that downstream still wants (values 9 and 10).
-        for value in 1...8 { #expect(upstream.send(value) == .max(1)) }
-        for value in 9...10 { #expect(upstream.send(value) == .none) }
+        for value in 1...10 { #expect(upstream.send(value) == .max(1)) }
         #expect(upstream.calls == [.request(.max(2))])  // the rest came back from `receive`
         #expect(subscriber.values == Array(1...10))
     }
@@ -161,6 +177,9 @@ struct BufferTests {
         #expect(subscriber.completions.isEmpty)
         subscriber.request(.max(1))
         #expect(subscriber.completions.isEmpty)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2)])
+        // Spec §15 rule 2: `finished` also waits for demand left over.
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
         // No requests upstream after it completed.
@@ -226,7 +245,9 @@ struct BufferTests {
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Buffer")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Buffer")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: Apple's children.
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label)
+            == ["values", "state", "downstreamDemand", "terminal"])
     }
 
     @Test func releasedAfterCancel() {
@@ -270,7 +291,9 @@ struct BufferTests {
     }
 
     @Test func concurrentProducerAndRequestersLoseNothing() async {
-        for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
+        // Only `.keepFull` bounds what the upstream may send: `.byRequest` asks for `unlimited`
+        // (spec §15 rule 1), so a producer faster than the requesters overflows by design.
+        for prefetch in [Publishers.PrefetchStrategy.keepFull] {
             let upstream = PacedUpstream()
             let checker = SerializationCheckingSubscriber<Int, Never>(initialDemand: .none)
             upstream.buffer(size: 8, prefetch: prefetch, whenFull: .customError { fatalError("overflow") }).subscribe(checker)

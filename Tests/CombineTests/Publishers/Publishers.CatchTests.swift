@@ -136,8 +136,56 @@ struct CatchTests {
         subscriber.cancel()
         #expect(upstream.calls == [.request(.unlimited)])
         #expect(replacement.calls == [.request(.unlimited), .cancel])
+        // Spec §17: after a cancel following the switch, values the replacement still sends are
+        // passed on; its completions are not.
         replacement.send(1)
-        #expect(subscriber.values.isEmpty)
+        replacement.send(completion: .finished)
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completions.isEmpty)
+    }
+
+    @Test func cancelBeforeSwitchStillPassesOriginalValuesAndIgnoresItsFailure() {
+        // Spec §17: values from the original upstream still arrive after a cancel; a later
+        // failure does not run the handler.
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        var handlerRan = false
+        upstream.catch { _ -> Just<Int> in handlerRan = true; return Just(9) }.subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.send(1) == .none)
+        upstream.send(completion: .failure(.boom))
+        #expect(subscriber.values == [1])
+        #expect(!handlerRan)
+        #expect(upstream.calls == [.request(.max(3)), .cancel])
+    }
+
+    @Test func upstreamFacingObjectIsNotCancellable() {
+        // Spec §17/§28: the subscriber attached upstream is not the downstream's subscription.
+        let upstream = CapturingUpstream()
+        _ = upstream.catch { _ in Just(9) }.sink { _ in }
+        #expect(!(upstream.subscriber is any Cancellable))
+        #expect(String(describing: upstream.subscriber!) == "Catch")
+    }
+
+    @Test func valueBeyondDemandTraps() async {
+        // Spec §10 rule 3.
+        await #expect(processExitsWith: .failure) {
+            let upstream = TestUpstream<Int, Boom>()
+            upstream.catch { _ in Just(9) }.subscribe(TrackingSubscriber<Int, Never>(initialDemand: nil))
+            upstream.send(1)
+        }
+    }
+
+    @Test func secondFailureOfTheOriginalTraps() async {
+        // Spec §10 rule 4.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestUpstream<Int, Boom>()
+            upstream.catch { _ in Empty<Int, Never>(completeImmediately: false) }.subscribe(TrackingSubscriber<Int, Never>())
+            upstream.send(completion: .failure(.boom))
+            upstream.send(completion: .failure(.boom))
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("catch received a second failure"))
     }
 
     @Test(.tags(.concurrency)) func cancelRacingTheSwitchLeavesNothingSubscribed() {
@@ -162,7 +210,8 @@ struct CatchTests {
         publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Catch")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: children `downstream` and `demand`.
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "demand"])
     }
 
     @Test func releasedAfterReplacementCompletes() {
@@ -194,5 +243,17 @@ struct CatchTests {
         }
         #expect(weakSubscription == nil)
         #expect(!replacement.hasSubscriber)
+    }
+}
+
+/// Keeps the subscriber attached to it, sending nothing.
+private final class CapturingUpstream: Publisher {
+    typealias Output = Int
+    typealias Failure = Boom
+
+    var subscriber: Any?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Boom {
+        self.subscriber = subscriber
     }
 }

@@ -73,4 +73,60 @@ struct PublishersConcatenateTests {
         sub.request(.max(1))
         #expect(SingleOp.events(sub).suffix(2) == ["value(4)", "finished"])
     }
+
+    @Test func valuesBeyondTheDemandAreDroppedAndTheRestCarriesOver() {
+        // Spec §16: the outstanding demand is counted here; the suffix gets requested − delivered
+        // + returned (10 + 3 − 1 + 7 → 19).
+        let prefix = Up(name: "Prefix"), suffix = Up(name: "Suffix")
+        let sub = TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: .max(10), demandAfterValue: { _ in .max(7) })
+        prefix.append(suffix).subscribe(sub)
+        sub.request(.max(3))
+        #expect(prefix.send(1) == .max(7))
+        prefix.send(completion: .finished)
+        #expect(SingleOp.calls(suffix) == ["request(max(19))"])
+
+        let (other, late) = (Up(), Up())
+        let zero = TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: nil)
+        other.append(late).subscribe(zero)
+        #expect(other.send(1) == .none)
+        #expect(zero.values.isEmpty)
+    }
+
+    @Test func zeroRequestIsForwarded() {
+        // Spec §11: request(.none) is accepted, added, and forwarded unchanged.
+        let prefix = Up(), suffix = Up()
+        let sub = TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: .max(1))
+        prefix.append(suffix).subscribe(sub)
+        sub.request(.none)
+        #expect(SingleOp.calls(prefix) == ["request(max(1))", "request(max(0))"])
+    }
+
+    @Test func reentrantDemandIsCounted() {
+        // Spec §16: a subscriber that re-entrantly sends from receive gets only what it asked for.
+        let prefix = Up(), suffix = Up()
+        var sub: TrackingSubscriber<Int, SingleOp.TestError>!
+        sub = TrackingSubscriber(initialDemand: .max(3), demandAfterValue: { value in
+            _ = prefix.send(value + 1)
+            return .none
+        })
+        prefix.append(suffix).subscribe(sub)
+        prefix.send(1)
+        #expect(sub.values == [1, 2, 3])
+    }
+
+    @Test func cancelReleasesTheSuffix() {
+        // Spec §21.
+        weak var weakSuffix: Up?
+        let prefix = Up()
+        let sub = TrackingSubscriber<Int, SingleOp.TestError>()
+        do {
+            let suffix = Up()
+            weakSuffix = suffix
+            prefix.append(suffix).subscribe(sub)
+        }
+        #expect(weakSuffix != nil)
+        sub.cancel()
+        #expect(weakSuffix == nil)
+    }
+
 }

@@ -128,7 +128,7 @@ struct DecodeTests {
         publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Decode")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
     }
 
     @Test func releasedAfterFailure() {

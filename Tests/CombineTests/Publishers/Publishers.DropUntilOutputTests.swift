@@ -62,4 +62,17 @@ struct PublishersDropUntilOutputTests {
         #expect(SingleOp.calls(trigger) == ["request(max(1))", "cancel"])
         #expect(sub.values.isEmpty)
     }
+
+    @Test func swallowedValuesCountAgainstTheDemand() async {
+        // Spec §10 rule 3: a value dropped before the trigger still uses up demand.
+        await #expect(processExitsWith: .failure) {
+            let upstream = TestUpstream<Int, SingleOp.TestError>()
+            let trigger = TestUpstream<Int, SingleOp.TestError>()
+            upstream.drop(untilOutputFrom: trigger)
+                .subscribe(TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: .max(1)))
+            upstream.send(1)
+            upstream.send(2)
+        }
+    }
+
 }

@@ -77,7 +77,7 @@ struct EncodeTests {
         publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Encode")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
     }
 
     @Test func releasedAfterCancel() {

@@ -134,7 +134,7 @@ struct HandleEventsTests {
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "HandleEvents")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "HandleEvents")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == [])
     }
 
     @Test func releasedAfterCompletion() {

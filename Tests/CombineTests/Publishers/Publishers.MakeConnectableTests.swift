@@ -41,9 +41,10 @@ struct MakeConnectableTests {
         let copy = original
         let subscriber = TrackingSubscriber<Int, Never>()
         copy.subscribe(subscriber)
-        _ = original.connect()
+        let connection = original.connect()
         upstream.send(4)
         #expect(subscriber.values == [4])
+        withExtendedLifetime(connection) {}
     }
 
     @Test func subscriptionDescription() throws {

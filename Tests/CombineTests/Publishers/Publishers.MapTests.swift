@@ -64,8 +64,10 @@ struct PublishersMapTests {
         #expect(up.send(2) == .none)
         #expect(SingleOp.calls(up) == ["request(max(1))", "request(max(1))"])
         sub.cancel()
+        // Spec §12: tryMap does not gate; a value after the cancel is still transformed and
+        // passed on.
         #expect(up.send(3) == .none)
-        #expect(SingleOp.events(sub) == ["subscription(TryMap)", "value(1)", "value(2)"])
+        #expect(SingleOp.events(sub) == ["subscription(TryMap)", "value(1)", "value(2)", "value(3)"])
         #expect(SingleOp.calls(up).last == "cancel")
     }
 

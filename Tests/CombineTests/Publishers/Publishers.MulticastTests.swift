@@ -58,8 +58,9 @@ struct MulticastTests {
         #expect(made == 0)
         multicast.subscribe(TrackingSubscriber<Int, Never>())
         multicast.subscribe(TrackingSubscriber<Int, Never>())
-        _ = multicast.connect()
+        let connection = multicast.connect()
         #expect(made == 1)
+        connection.cancel()
     }
 
     @Test func currentValueSubjectGivesLateSubscribersTheLatestValue() {
@@ -101,13 +102,16 @@ struct MulticastTests {
         let second = TrackingSubscriber<Int, Boom>()
         multicast.subscribe(first)
         multicast.subscribe(second)
-        _ = multicast.connect()
+        // Spec §18: the connection is an `AnyCancellable`; keep it, releasing it disconnects.
+        let connection = multicast.connect()
+        #expect(connection is AnyCancellable)
         upstream.send(completion: .failure(.boom))
         #expect(first.completions == [.failure(.boom)])
         #expect(second.completions == [.failure(.boom)])
         let late = TrackingSubscriber<Int, Boom>()
         multicast.subscribe(late)
         #expect(late.completions == [.failure(.boom)])
+        withExtendedLifetime(connection) {}
     }
 
     @Test func cancellingOneSubscriberLeavesTheOthers() {
@@ -117,13 +121,14 @@ struct MulticastTests {
         let second = TrackingSubscriber<Int, Never>()
         multicast.subscribe(first)
         multicast.subscribe(second)
-        _ = multicast.connect()
+        let connection = multicast.connect()
         upstream.send(1)
         first.cancel()
         upstream.send(2)
         #expect(first.values == [1])
         #expect(second.values == [1, 2])
         #expect(upstream.calls == [.request(.unlimited)])
+        withExtendedLifetime(connection) {}
     }
 
     @Test func propertiesAndReflection() throws {
@@ -135,7 +140,26 @@ struct MulticastTests {
         multicast.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: Apple's Multicast shows no children.
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == [])
+    }
+
+    @Test func valuesReturnNoneAndTheAnswerIsRequestedFromTheSubject() {
+        // Spec §18: the subscriber on the subject returns none and forwards the answer with
+        // request(n); request(.none) is ignored; after a cancel nothing more arrives.
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TestUpstream<Int, Never>()
+        let multicast = recorder.multicast(subject: subject)
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandAfterValue: { _ in .max(2) })
+        multicast.subscribe(subscriber)
+        subscriber.request(.none)
+        let connection = multicast.connect()
+        #expect(recorder.send(1) == .none)
+        #expect(subscriber.values == [1])
+        subscriber.cancel()
+        recorder.send(2)
+        #expect(subscriber.values == [1])
+        connection.cancel()
     }
 
     @Test func releasedAfterCancelAndDisconnect() {

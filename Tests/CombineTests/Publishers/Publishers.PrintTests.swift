@@ -29,11 +29,12 @@ struct PrintTests {
         #expect(subscriber.events == [.subscription("Print"), .value(1), .value(2), .value(3), .completion(.finished)])
     }
 
-    @Test func lineAndNewlineAreSeparateWrites() {
+    @Test func eachLineIsThreeWrites() {
         let log = TextLog()
         let upstream = TestUpstream<Int, Never>(name: "Up")
         upstream.print("p", to: log).subscribe(TrackingSubscriber<Int, Never>())
-        #expect(log.writes == ["p: receive subscription: (Up)", "\n", "p: request unlimited", "\n"])
+        // Spec §2c: three writes per line, as Apple's: "", the text, "\n".
+        #expect(log.writes == ["", "p: receive subscription: (Up)", "\n", "", "p: request unlimited", "\n"])
     }
 
     @Test func emptyPrefixHasNoColon() {
@@ -191,7 +192,7 @@ struct PrintTests {
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Print")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Print")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "prefix"])
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == [])
     }
 
     @Test func publisherProperties() {

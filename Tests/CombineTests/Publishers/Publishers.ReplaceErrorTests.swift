@@ -84,7 +84,8 @@ struct ReplaceErrorTests {
         let subscription = try! #require(subscriber.subscription)
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReplaceError")
         let mirror = (subscription as? CustomReflectable)?.customMirror
-        #expect(mirror?.children.map(\.label) == ["downstream", "output"])
+        // Spec §28: Apple's ReplaceError shows no children.
+        #expect(mirror?.children.map(\.label) == [])
     }
 
     @Test func specialisedOverloadsKeepTheirTypes() {
@@ -130,4 +131,17 @@ struct ReplaceErrorTests {
         }
         #expect(weakSubscription == nil)
     }
+
+    @Test func valueBeyondDemandTraps() async {
+        // Spec §10 rule 3: the message names the operator and the rule.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestUpstream<Int, Boom>()
+            upstream.replaceError(with: 0).subscribe(TrackingSubscriber<Int, Never>(initialDemand: .max(1)))
+            upstream.send(1)
+            upstream.send(2)
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("replaceError received a value beyond the outstanding demand"))
+    }
+
 }

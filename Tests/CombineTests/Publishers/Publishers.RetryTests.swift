@@ -260,7 +260,8 @@ struct RetryTests {
         TestUpstream<Int, Boom>().retry(1).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Retry")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: Apple's Retry shows no children.
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == [])
     }
 
     @Test func releasedAfterFinalFailure() {
@@ -289,5 +290,58 @@ struct RetryTests {
         }
         #expect(weakSubscription == nil)
         #expect(!upstream.hasSubscriber)
+    }
+
+    @Test func valuesReturnNoneAndTheAnswerIsRequested() {
+        // Spec §17: each value returns none; the downstream's answer goes out with request(n).
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: .max(3), demandAfterValue: { _ in .max(5) })
+        upstream.retry(1).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.calls == [.request(.max(3)), .request(.max(5))])
+    }
+
+    @Test func upstreamFacingObjectIsTheSubscription() {
+        // Spec §17: the stage attached upstream is the downstream's subscription.
+        let capture = CapturingPublisher { _ in }
+        capture.retry(1).subscribe(TrackingSubscriber<Int, Boom>())
+        #expect(capture.rawSubscriber is any Subscription)
+        #expect(String(describing: capture.rawSubscriber!) == "Retry")
+    }
+
+    @Test func negativeCountRetriesForever() {
+        // Spec §17 and §2c: retry(-1) retries without limit.
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>()
+        upstream.retry(-1).subscribe(subscriber)
+        for _ in 0..<10 { upstream.send(completion: .failure(.boom)) }
+        #expect(upstream.subscriptionCount == 11)
+        #expect(subscriber.completions.isEmpty)
+    }
+
+    @Test func valueBeyondDemandTraps() async {
+        // Spec §10 rule 3.
+        await #expect(processExitsWith: .failure) {
+            let upstream = TestUpstream<Int, Boom>()
+            upstream.retry(1).subscribe(TrackingSubscriber<Int, Boom>(initialDemand: nil))
+            upstream.send(1)
+        }
+    }
+
+}
+
+/// Records the subscriber attached to it, sending nothing.
+private final class CapturingPublisher: Publisher {
+    typealias Output = Int
+    typealias Failure = Boom
+
+    let onAttach: (AnySubscriber<Int, Boom>) -> Void
+    var rawSubscriber: Any?
+
+    init(onAttach: @escaping (AnySubscriber<Int, Boom>) -> Void) { self.onAttach = onAttach }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Boom {
+        rawSubscriber = subscriber
+        onAttach(AnySubscriber(subscriber))
     }
 }

@@ -79,7 +79,8 @@ struct TryCatchTests {
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "TryCatch")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "TryCatch")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: children `downstream` and `demand`.
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "demand"])
     }
 
     @Test func releasedAfterThrow() {
@@ -93,4 +94,22 @@ struct TryCatchTests {
         }
         #expect(weakSubscription == nil)
     }
+
+    @Test func valueBeforeTheSubscriptionTraps() async {
+        // Spec §10 rule 2.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            /// Sends a value to its subscriber before any subscription.
+            final class Early: Publisher {
+                typealias Output = Int
+                typealias Failure = NetworkError
+                func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == NetworkError {
+                    _ = subscriber.receive(1)
+                }
+            }
+            Early().tryCatch { _ in Just(0) }.subscribe(TrackingSubscriber<Int, any Error>())
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("tryCatch received a value before its subscription"))
+    }
+
 }

@@ -21,9 +21,12 @@ extension Publishers.Buffer {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            guard state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
+            // The prefetch is requested before the subscription goes downstream, as Apple's stage.
+            guard let prefetch = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
+            if prefetch > 0 { subscription.request(prefetch) }
             downstream.receive(subscription: self)
-            topUpUpstream()
+            // The subscribed transition made this thread the drainer; deliver what arrived.
+            drain()
         }
 
         @usableFromInline
@@ -42,8 +45,9 @@ extension Publishers.Buffer {
                 case .deliver(let value):
                     let more = downstream.receive(value)
                     if more != .none { state.withLock { $0.added(more) } }
-                case .complete(let completion):
+                case .complete(let completion, let held):
                     downstream.receive(completion: completion)
+                    withExtendedLifetime(held) {}
                     return
                 case .done:
                     return
@@ -65,9 +69,7 @@ extension Publishers.Buffer {
             case .overflow(let subscription, let makeError):
                 subscription.cancel()
                 let error = makeError()
-                let (mustDrain, discarded) = state.withLock { $0.failed(error) }
-                _ = discarded
-                if mustDrain { drain() }
+                if state.withLock({ $0.failed(error) }) { drain() }
                 return .none
             }
             // Ask for what is now missing through the return value: the upstream is calling us.
@@ -98,6 +100,13 @@ extension Publishers.Buffer {
 
         @usableFromInline var description: String { "Buffer" }
 
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
+        /// The children Apple's stage shows: the buffered values, where the upstream stands, the
+        /// subscriber's outstanding demand and the completion waiting to go out.
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
+            let (values, phase, demand, pending) = state.withLock { state in
+                (state.buffer.contents, state.phase, state.demand, state.pendingCompletion)
+            }
+            return ["values": values, "state": phase, "downstreamDemand": demand, "terminal": pending as Any]
+        }
     }
 }

@@ -22,6 +22,12 @@ extension Publishers.Buffer {
             count += 1
         }
 
+        /// The values in order, oldest first (for the mirror).
+        @usableFromInline
+        var contents: [Upstream.Output] {
+            (0..<count).compactMap { slots[(head + $0) % slots.count] }
+        }
+
         @inlinable
         mutating func popFirst() -> Upstream.Output? {
             guard count > 0 else { return nil }

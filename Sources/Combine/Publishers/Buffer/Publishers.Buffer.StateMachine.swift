@@ -11,9 +11,15 @@ extension Publishers.Buffer {
         enum Phase {
             case awaitingSubscription
             case subscribed(any Subscription)
-            /// The upstream has completed (or been dropped after an overflow); the completion
-            /// waits in `pendingCompletion` for the buffer to drain.
-            case finishing
+            /// The upstream has finished. Its subscription is still held (a cancel still reaches
+            /// it) and values it still sends are buffered, as Apple's stage does; `finished` waits
+            /// in `pendingCompletion` until the buffer is empty and the subscriber has demand left.
+            /// Later completions are ignored.
+            case finished(any Subscription)
+            /// A failure (the upstream's, or the overflow error) waits in `pendingCompletion`
+            /// behind the values still buffered; it needs no demand. Later values are ignored. After
+            /// an overflow the (cancelled) subscription is held until the failure goes out.
+            case failing((any Subscription)?)
             case terminal
         }
 
@@ -30,11 +36,18 @@ extension Publishers.Buffer {
             case overflow(any Subscription, () -> Upstream.Failure)
         }
 
+        @inlinable
+        static func isFinished(_ completion: Subscribers.Completion<Upstream.Failure>) -> Bool {
+            if case .finished = completion { return true }
+            return false
+        }
+
         /// One step of the drainer's loop.
         @usableFromInline
         enum DrainStep {
             case deliver(Upstream.Output)
-            case complete(Subscribers.Completion<Upstream.Failure>)
+            /// Deliver the completion, then let go of the upstream subscription it returns.
+            case complete(Subscribers.Completion<Upstream.Failure>, releasing: (any Subscription)?)
             case done
         }
 
@@ -58,30 +71,29 @@ extension Publishers.Buffer {
             self.whenFull = whenFull
         }
 
-        /// Whether the subscription is the first one (and is kept).
+        /// The prefetch to request from the subscription if it is the first one (and is kept);
+        /// `nil` if it must be cancelled.
         @inlinable
-        mutating func subscribed(_ subscription: any Subscription) -> Bool {
-            guard case .awaitingSubscription = phase else { return false }
+        mutating func subscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
+            guard case .awaitingSubscription = phase else { return nil }
             phase = .subscribed(subscription)
-            return true
+            // The caller is the drainer until it has handed the subscription down: whatever a
+            // synchronous upstream sends in answer to the prefetch waits until then.
+            draining = true
+            return topUp()
         }
 
         /// How much more to ask of the upstream now, to reach what the strategy wants
-        /// outstanding: the free room (`keepFull`) or the demand not covered by the buffer
-        /// (`byRequest`). Records the request as made.
+        /// outstanding: the free room (`keepFull`), or everything (`byRequest`, which Apple's
+        /// stage turns into one `request(.unlimited)` when the subscription arrives). Records the
+        /// request as made.
         @inlinable
         mutating func topUp() -> Subscribers.Demand {
             guard case .subscribed = phase, upstreamDemand != .unlimited else { return .none }
             let target: Subscribers.Demand
             switch prefetch {
             case .keepFull: target = .max(Swift.max(0, size - buffer.count))
-            // A finite demand is capped at the free space: values that arrive while another
-            // thread holds the drainer's turn are buffered even when downstream wants them, so
-            // asking for the whole downstream demand could overflow the buffer under an upstream
-            // that honours demand perfectly. `topUp` runs again after every value, so the flow
-            // never stalls. Unlimited downstream demand is passed through unchanged.
-            case .byRequest:
-                target = demand == .unlimited ? .unlimited : Swift.min(demand, .max(size)) - buffer.count
+            case .byRequest: target = .unlimited
             }
             let deficit = target - upstreamDemand
             guard deficit > 0 else { return .none }
@@ -99,7 +111,11 @@ extension Publishers.Buffer {
 
         @inlinable
         mutating func value(_ value: Upstream.Output) -> ValueAction {
-            guard case .subscribed(let subscription) = phase else { return .none }
+            let subscription: any Subscription
+            switch phase {
+            case .subscribed(let held), .finished(let held): subscription = held
+            case .awaitingSubscription, .failing, .terminal: return .none
+            }
             upstreamDemand -= 1
             if !draining, buffer.isEmpty, demand > 0 {
                 demand -= 1
@@ -116,7 +132,7 @@ extension Publishers.Buffer {
                     _ = buffer.popFirst()
                     buffer.append(value)
                 case .customError(let makeError):
-                    phase = .finishing
+                    phase = .failing(subscription)
                     return .overflow(subscription, makeError)
                 }
             }
@@ -128,26 +144,31 @@ extension Publishers.Buffer {
         }
 
         /// The overflow error has been made: whether the caller is now the drainer that must
-        /// deliver it. The buffered values it supersedes are returned for release.
+        /// deliver it. It is queued behind the values already buffered.
         @inlinable
-        mutating func failed(_ error: Upstream.Failure) -> (drain: Bool, discarded: ContiguousArray<Upstream.Output?>) {
-            guard case .finishing = phase, pendingCompletion == nil else { return (false, []) }
+        mutating func failed(_ error: Upstream.Failure) -> Bool {
+            guard case .failing = phase else { return false }
+            if case .failure? = pendingCompletion { return false }
             pendingCompletion = .failure(error)
-            let discarded = buffer.removeAll()
-            if draining { return (false, discarded) }
+            if draining { return false }
             draining = true
-            return (true, discarded)
+            return true
         }
 
         /// The upstream completed: whether the caller is now the drainer. A failure discards
-        /// the buffer (returned for release) so it is delivered at once.
+        /// the buffer (returned for release) so it is delivered at once; `finished` waits.
         @inlinable
         mutating func completed(_ completion: Subscribers.Completion<Upstream.Failure>) -> (drain: Bool, discarded: ContiguousArray<Upstream.Output?>) {
-            guard case .subscribed = phase else { return (false, []) }
-            phase = .finishing
-            pendingCompletion = completion
+            guard case .subscribed(let subscription) = phase else { return (false, []) }
             var discarded: ContiguousArray<Upstream.Output?> = []
-            if case .failure = completion { discarded = buffer.removeAll() }
+            switch completion {
+            case .finished:
+                phase = .finished(subscription)
+            case .failure:
+                phase = .failing(nil)
+                discarded = buffer.removeAll()
+            }
+            pendingCompletion = completion
             if draining { return (false, discarded) }
             draining = true
             return (true, discarded)
@@ -158,7 +179,7 @@ extension Publishers.Buffer {
         mutating func request(_ more: Subscribers.Demand) -> Bool {
             switch phase {
             case .terminal, .awaitingSubscription: return false
-            case .subscribed, .finishing: break
+            case .subscribed, .finished, .failing: break
             }
             demand += more
             if draining { return false }
@@ -180,11 +201,18 @@ extension Publishers.Buffer {
                 draining = false
                 return .done
             }
-            if buffer.isEmpty, let completion = pendingCompletion {
+            // `finished` also waits for demand; a failure does not.
+            if buffer.isEmpty, let completion = pendingCompletion, demand > 0 || !Self.isFinished(completion) {
+                let held: (any Subscription)?
+                switch phase {
+                case .subscribed(let subscription), .finished(let subscription): held = subscription
+                case .failing(let subscription): held = subscription
+                case .awaitingSubscription, .terminal: held = nil
+                }
                 pendingCompletion = nil
                 phase = .terminal
                 draining = false
-                return .complete(completion)
+                return .complete(completion, releasing: held)
             }
             if demand > 0, let value = buffer.popFirst() {
                 demand -= 1
@@ -199,9 +227,15 @@ extension Publishers.Buffer {
         @inlinable
         mutating func cancel() -> (any Subscription, ContiguousArray<Upstream.Output?>)? {
             let held: (any Subscription)?
-            if case .subscribed(let subscription) = phase { held = subscription } else { held = nil }
-            if case .terminal = phase { return nil }
-            phase = .terminal
+            switch phase {
+            case .subscribed(let subscription), .finished(let subscription): held = subscription
+            default: held = nil
+            }
+            // A cancel before the subscription arrives does nothing, as Apple's stage.
+            switch phase {
+            case .terminal, .awaitingSubscription: return nil
+            default: phase = .terminal
+            }
             pendingCompletion = nil
             let discarded = buffer.removeAll()
             guard let held else { return nil }
@@ -209,3 +243,4 @@ extension Publishers.Buffer {
         }
     }
 }
+
