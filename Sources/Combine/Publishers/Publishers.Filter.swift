@@ -125,6 +125,14 @@ extension Publishers.TryFilter {
 
         @usableFromInline static var operatorName: String { "TryFilter" }
 
+        /// Apple's filter-like stages stop the process on an event before their subscription,
+        /// and let go of the upstream only after passing its completion on.
+        @inlinable static var trapsBeforeSubscription: Bool { true }
+        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
+
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {

@@ -76,4 +76,40 @@ struct PublishersFilterTests {
         _ = evens([1, 2, 3, 4].publisher).sink { printed.append("\($0)") }
         #expect(printed == ["2", "4"])
     }
+
+    @Test func filterForwardsEverySubscriptionAndEventAfterCompletion() {
+        // §5: no terminal state. A second subscription goes downstream as it is, and events
+        // after a completion are still passed on.
+        let upstream = CapturingUpstream<Int>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        upstream.filter { $0 > 0 }.subscribe(subscriber)
+        let first = RecordingSubscription(name: "S1")
+        let second = RecordingSubscription(name: "S2")
+        upstream.subscriber?.receive(subscription: first)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(upstream.subscriber?.receive(0) == .max(1))
+        #expect(upstream.subscriber?.receive(72) == Subscribers.Demand.none)
+        upstream.subscriber?.receive(subscription: second)
+        #expect(SingleOp.events(subscriber) == ["subscription(S1)", "finished", "value(72)", "subscription(S2)"])
+        #expect(!second.isCancelled)
+        #expect(first.requests == [.max(3)])
+    }
+
+    @Test func tryFilterTrapsOnAValueBeforeItsSubscription() async {
+        // §10 rule 1: the filter-like family stops the process, without calling the closure.
+        await #expect(processExitsWith: .failure) {
+            let upstream = CapturingUpstream<Int>()
+            upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, any Error>())
+            _ = upstream.subscriber?.receive(0)
+        }
+    }
+}
+
+/// Keeps the subscriber attached to it, so a test can send it anything by hand.
+private final class CapturingUpstream<Output>: Publisher {
+    typealias Failure = Never
+    var subscriber: AnySubscriber<Output, Never>?
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        self.subscriber = AnySubscriber(subscriber)
+    }
 }
