@@ -15,11 +15,22 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        /// Called with each value.
-        public let receiveValue: (Input) -> Void
+        /// Called with each value; a closure that does nothing once the sink has completed.
+        public var receiveValue: (Input) -> Void { valueHandler }
 
-        /// Called once, with the completion.
-        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        /// Called once, with the completion; a closure that does nothing once it has been called.
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { completionHandler }
+
+        /// The closures, let go of (with everything they capture) after the completion, as Apple's
+        /// sink does. Written only on the completion path, which Combine serialises with the value
+        /// deliveries that read them, so the per-value path needs no lock.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var valueHandler: (Input) -> Void
+
+        @usableFromInline
+        @exclusivity(unchecked)
+        var completionHandler: (Subscribers.Completion<Failure>) -> Void
 
         /// Where the sink stands, one atomic word (see ``SinkPhase``). Every transition is a
         /// compare-and-exchange; whoever wins it owns ``upstream`` for that step, so the field is
@@ -48,8 +59,8 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveCompletion = receiveCompletion
-            self.receiveValue = receiveValue
+            self.completionHandler = receiveCompletion
+            self.valueHandler = receiveValue
             phase = Atomic(SinkPhase.awaiting)
             upstream = SinkVacantUpstream()
         }
@@ -83,12 +94,13 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             if phase.load(ordering: .acquiring) < SinkPhase.terminal {
-                receiveValue(value)
+                valueHandler(value)
             }
             return .none
         }
 
-        /// Passes the first completion to ``receiveCompletion`` and releases the subscription.
+        /// Passes the first completion to ``receiveCompletion`` and releases the subscription,
+        /// then both closures.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let left = terminate()
@@ -97,13 +109,31 @@ extension Subscribers {
                 // Released here, before the closure runs.
                 _ = takeUpstream()
             }
-            receiveCompletion(completion)
+            completionHandler(completion)
+            releaseHandlers()
         }
 
-        /// Cancels the subscription; no value or completion is delivered afterwards.
+        /// Lets go of the closures and what they capture.
+        @usableFromInline
+        func releaseHandlers() {
+            valueHandler = { _ in }
+            completionHandler = { _ in }
+        }
+
+        /// Cancels the subscription; no value or completion is delivered afterwards. Before a
+        /// subscription has arrived, a cancel is ignored, as on Apple's platforms: a subscription
+        /// that arrives later is asked for everything.
         @inlinable
         public func cancel() {
-            guard terminate() == SinkPhase.subscribed else { return }
+            var current = phase.load(ordering: .relaxed)
+            while current != SinkPhase.awaiting && current != SinkPhase.terminal {
+                let (exchanged, original) = phase.compareExchange(
+                    expected: current, desired: SinkPhase.terminal, ordering: .acquiringAndReleasing
+                )
+                if exchanged { break }
+                current = original
+            }
+            guard current == SinkPhase.subscribed else { return }
             takeUpstream().cancel()
         }
 
