@@ -15,22 +15,11 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
-        /// Called with each value; a closure that does nothing once the sink has completed.
-        public var receiveValue: (Input) -> Void { valueHandler }
+        /// Called with each value.
+        public let receiveValue: (Input) -> Void
 
-        /// Called once, with the completion; a closure that does nothing once it has been called.
-        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { completionHandler }
-
-        /// The closures, let go of (with everything they capture) after the completion, as Apple's
-        /// sink does. Written only on the completion path, which Combine serialises with the value
-        /// deliveries that read them, so the per-value path needs no lock.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var valueHandler: (Input) -> Void
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var completionHandler: (Subscribers.Completion<Failure>) -> Void
+        /// Called once, with the completion.
+        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
         /// Where the sink stands, one atomic word (see ``SinkPhase``). Every transition is a
         /// compare-and-exchange; whoever wins it owns ``upstream`` for that step, so the field is
@@ -59,8 +48,8 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.completionHandler = receiveCompletion
-            self.valueHandler = receiveValue
+            self.receiveCompletion = receiveCompletion
+            self.receiveValue = receiveValue
             phase = Atomic(SinkPhase.awaiting)
             upstream = SinkVacantUpstream()
         }
@@ -94,13 +83,12 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             if phase.load(ordering: .acquiring) < SinkPhase.terminal {
-                valueHandler(value)
+                receiveValue(value)
             }
             return .none
         }
 
-        /// Passes the first completion to ``receiveCompletion`` and releases the subscription,
-        /// then both closures.
+        /// Passes the first completion to ``receiveCompletion`` and releases the subscription.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let left = terminate()
@@ -109,15 +97,7 @@ extension Subscribers {
                 // Released here, before the closure runs.
                 _ = takeUpstream()
             }
-            completionHandler(completion)
-            releaseHandlers()
-        }
-
-        /// Lets go of the closures and what they capture.
-        @usableFromInline
-        func releaseHandlers() {
-            valueHandler = { _ in }
-            completionHandler = { _ in }
+            receiveCompletion(completion)
         }
 
         /// Cancels the subscription; no value or completion is delivered afterwards. Before a

@@ -166,23 +166,6 @@ struct SubscribersSinkTests {
         #expect(values == [1])
     }
 
-    @Test func closuresAreReleasedAfterTheCompletion() {
-        // §21: the sink lets go of its closures, and what they capture, once it has completed.
-        final class Captured {}
-        weak var weakCaptured: Captured?
-        let sink: Subscribers.Sink<Int, Never>
-        do {
-            let captured = Captured()
-            weakCaptured = captured
-            sink = Subscribers.Sink<Int, Never>(
-                receiveCompletion: { _ in _ = captured }, receiveValue: { _ in _ = captured })
-        }
-        Just(1).subscribe(sink)
-        #expect(weakCaptured == nil)
-        sink.receiveValue(2)
-        sink.receiveCompletion(.finished)
-    }
-
     @Test func completionReleasesTheSubscriptionBeforeTheClosureRuns() {
         var subscriptionAliveInClosure = true
         final class Probe: Subscription {
