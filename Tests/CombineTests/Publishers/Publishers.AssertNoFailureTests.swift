@@ -56,9 +56,17 @@ struct AssertNoFailureTests {
         upstream.assertNoFailure().subscribe(subscriber)
         subscriber.cancel()
         #expect(upstream.calls == [.request(.unlimited), .cancel])
-        // After cancel a failure is ignored rather than trapping.
-        upstream.send(completion: .failure(.ohNo))
-        #expect(subscriber.completions.isEmpty)
+    }
+
+    @Test func failureAfterFinishedStillTraps() async {
+        // §5, §10 rule 7: no terminal state, so a failure after `finished` still stops the process.
+        await #expect(processExitsWith: .failure) {
+            enum Failure: Error { case ohNo }
+            let upstream = TestUpstream<Int, Failure>()
+            upstream.assertNoFailure().subscribe(TrackingSubscriber<Int, Never>())
+            upstream.send(completion: .finished)
+            upstream.send(completion: .failure(.ohNo))
+        }
     }
 
     @Test func failureTrapsWithPrefixAndError() async {
