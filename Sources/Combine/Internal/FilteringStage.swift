@@ -66,6 +66,11 @@ protocol FilteringStrategy {
     /// upstream completion, as Apple's filter-like family does; otherwise before.
     static var releasesUpstreamAfterCompletion: Bool { get }
 
+    /// Whether values that arrive after an upstream completion or a cancel are dropped. Apple's
+    /// `tryScan` does not drop them: it keeps folding and passing them on (until its own closure
+    /// throws, after which nothing more goes out here).
+    static var gatesValuesAfterEnd: Bool { get }
+
     /// The labelled children of the stage's mirror (none unless the operator names some).
     func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)]
 }
@@ -82,6 +87,9 @@ extension FilteringStrategy {
 
     @inlinable
     static var releasesUpstreamAfterCompletion: Bool { false }
+
+    @inlinable
+    static var gatesValuesAfterEnd: Bool { true }
 
     @usableFromInline
     func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [] }
@@ -119,6 +127,8 @@ enum FilteringProgress {
     @usableFromInline static let running: UInt8 = 1
     /// No more upstream values may pass (completed, cancelled, failed).
     @usableFromInline static let done: UInt8 = 2
+    /// Ended by the operator's own failure (a `try` closure threw): nothing more goes out.
+    @usableFromInline static let failed: UInt8 = 3
 }
 
 /// The guarded part of a ``FilteringStage``: only the subscribe/request/cancel/complete paths take
@@ -178,8 +188,10 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         defer { serialCalls.leave(outermost) }
         let now = progress.load(ordering: .acquiring)
         if now != FilteringProgress.running {
-            if now == FilteringProgress.done { return .none }
-            if Strategy.trapsBeforeSubscription { APIViolation.eventBeforeSubscription(Strategy.operatorName, "a value") }
+            if now == FilteringProgress.failed { return .none }
+            if now == FilteringProgress.done {
+                if Strategy.gatesValuesAfterEnd { return .none }
+            } else if Strategy.trapsBeforeSubscription { APIViolation.eventBeforeSubscription(Strategy.operatorName, "a value") }
         }
         switch strategy.receive(input, downstream: downstream) {
         case .demand(let demand):
@@ -209,7 +221,11 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @inline(never)
     func failFromValue() {
         let error = strategy.takeFailure()
-        guard let upstream = terminate() else { return }
+        guard let upstream = terminate() else {
+            progress.store(FilteringProgress.failed, ordering: .releasing)
+            return
+        }
+        progress.store(FilteringProgress.failed, ordering: .releasing)
         upstream.cancel()
         downstream.receive(completion: .failure(error))
     }
@@ -228,22 +244,33 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
             downstream.receive(completion: .failure(Strategy.convert(error)))
             withExtendedLifetime(upstream) {}
         case .finished:
-            if progress.load(ordering: .acquiring) == FilteringProgress.done { return }
+            if progress.load(ordering: .acquiring) >= FilteringProgress.done { return }
             let last = strategy.valueBeforeFinishing()
             finish(with: last)
         }
     }
 
+    /// Marks the stage done; whether this call did so (a stage its own failure ended stays so).
+    @usableFromInline
+    func end() -> Bool {
+        let previous = progress.exchange(FilteringProgress.done, ordering: .acquiringAndReleasing)
+        if previous == FilteringProgress.failed {
+            progress.store(FilteringProgress.failed, ordering: .releasing)
+            return false
+        }
+        return previous != FilteringProgress.done
+    }
+
     /// Moves to the terminal state; returns the upstream subscription if this call did so.
     @usableFromInline
     func terminate() -> (any Subscription)? {
-        if progress.exchange(FilteringProgress.done, ordering: .acquiringAndReleasing) == FilteringProgress.done { return nil }
+        guard end() else { return nil }
         return state.withLock { state in state.status.terminate() }
     }
 
     @usableFromInline
     func finish(with last: Strategy.Output?) {
-        if progress.exchange(FilteringProgress.done, ordering: .acquiringAndReleasing) == FilteringProgress.done { return }
+        guard end() else { return }
         let upstream: (any Subscription)? = state.withLock { state in
             guard case .subscribed(let upstream) = state.status else { return nil }
             state.status = .terminal
@@ -295,7 +322,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func cancel() {
-        progress.store(FilteringProgress.done, ordering: .releasing)
+        _ = end()
         let upstream = state.withLock { state -> (any Subscription)? in
             state.pending = nil
             return state.status.terminate()

@@ -126,6 +126,16 @@ extension Publishers.TryScan {
 
         @usableFromInline static var operatorName: String { "TryScan" }
 
+        /// Apple's `tryScan` keeps folding values that arrive after an upstream completion or a
+        /// cancel, and passes them on.
+        @inlinable static var gatesValuesAfterEnd: Bool { false }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
+            // Apple's children; the stage's status is not the strategy's to show, so it is blank.
+            [("downstream", downstream), ("status", ""), ("result", accumulator)]
+        }
+
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {

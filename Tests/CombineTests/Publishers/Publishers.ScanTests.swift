@@ -66,6 +66,21 @@ struct PublishersScanTests {
         _ = product([1, 2, 3, 4].publisher).sink { got.append($0) }
         #expect(got == [1, 2, 6, 24])
     }
+
+    @Test func tryScanKeepsFoldingAfterTheUpstreamEndsButNotAfterItsOwnThrow() {
+        // §12: no gate after an upstream completion or a cancel; the downstream's demand is
+        // returned. After its own throw nothing more goes out (kept contract, §2b).
+        let (up, sub) = SingleOp.attach({ $0.tryScan(0) { acc, v in if v < 0 { throw E.boom }; return acc + v } },
+                                        after: { _ in .max(2) })
+        up.send(completion: .finished)
+        #expect(up.send(1) == .max(2))
+        #expect(SingleOp.events(sub) == ["subscription(TryScan)", "finished", "value(1)"])
+
+        let (up2, sub2) = SingleOp.attach({ $0.tryScan(0) { acc, v in if v < 0 { throw E.boom }; return acc + v } })
+        up2.send(-1)
+        #expect(up2.send(5) == .none)
+        #expect(SingleOp.events(sub2) == ["subscription(TryScan)", "failure(boom)"])
+    }
 }
 
 extension Publisher where Output == Int {
