@@ -37,12 +37,14 @@ struct SerialCallCheckTests {
     }
 
     #if DEBUG
-    @Test func filterEnteredFromTwoThreadsTraps() async {
+    // `filter` keeps no state (it hands the upstream's subscription through, as Apple's does), so
+    // the check is shown on `removeDuplicates`, which remembers the last value.
+    @Test func removeDuplicatesEnteredFromTwoThreadsTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            SerialCallCheckTests.callTwiceAtOnce { $0.filter { _ in true } }
+            SerialCallCheckTests.callTwiceAtOnce { $0.removeDuplicates() }
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("Filter was called by its upstream from one thread while a call from another thread"))
+        #expect(message.contains("RemoveDuplicates was called by its upstream from one thread while a call from another thread"))
     }
 
     @Test func collectByCountEnteredFromTwoThreadsTraps() async {

@@ -55,6 +55,24 @@ protocol FilteringStrategy {
 
     /// Converts an upstream failure to the operator's failure type.
     static func convert(_ failure: UpstreamFailure) -> Failure
+
+    /// Whether a value or a completion that arrives before the upstream's subscription stops the
+    /// process, as Apple's filter-like family does (`tryFilter`, `tryCompactMap`,
+    /// `prefix(while:)`, `removeDuplicates` and their `try` forms). The other users of the stage
+    /// handle such events as usual.
+    static var trapsBeforeSubscription: Bool { get }
+
+    /// Whether the upstream subscription is let go of only after the downstream has heard of an
+    /// upstream completion, as Apple's filter-like family does; otherwise before.
+    static var releasesUpstreamAfterCompletion: Bool { get }
+
+    /// Whether values that arrive after an upstream completion or a cancel are dropped. Apple's
+    /// `tryScan` does not drop them: it keeps folding and passing them on (until its own closure
+    /// throws, after which nothing more goes out here).
+    static var gatesValuesAfterEnd: Bool { get }
+
+    /// The labelled children of the stage's mirror (none unless the operator names some).
+    func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)]
 }
 
 extension FilteringStrategy {
@@ -63,6 +81,18 @@ extension FilteringStrategy {
 
     @inlinable
     mutating func valueBeforeFinishing() -> Output? { nil }
+
+    @inlinable
+    static var trapsBeforeSubscription: Bool { false }
+
+    @inlinable
+    static var releasesUpstreamAfterCompletion: Bool { false }
+
+    @inlinable
+    static var gatesValuesAfterEnd: Bool { true }
+
+    @usableFromInline
+    func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [] }
 
     @inlinable
     mutating func takeFailure() -> Failure {
@@ -78,6 +108,27 @@ extension FilteringStrategy where Failure == UpstreamFailure {
 extension FilteringStrategy where Failure == any Error {
     @inlinable
     static func convert(_ failure: UpstreamFailure) -> Failure { failure }
+}
+
+extension APIViolation {
+    /// An upstream broke the contract by sending an event before its subscription, to an
+    /// operator that, like Apple's, stops the process for it.
+    @usableFromInline
+    @inline(never)
+    static func eventBeforeSubscription(_ operatorName: String, _ event: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+        fatalError("Combine API misuse: \(operatorName) received \(event) before its subscription", file: file, line: line)
+    }
+}
+
+/// Where a ``FilteringStage`` stands, readable without its lock on the per-value path.
+@usableFromInline
+enum FilteringProgress {
+    @usableFromInline static let awaiting: UInt8 = 0
+    @usableFromInline static let running: UInt8 = 1
+    /// No more upstream values may pass (completed, cancelled, failed).
+    @usableFromInline static let done: UInt8 = 2
+    /// Ended by the operator's own failure (a `try` closure threw): nothing more goes out.
+    @usableFromInline static let failed: UInt8 = 3
 }
 
 /// The guarded part of a ``FilteringStage``: only the subscribe/request/cancel/complete paths take
@@ -107,8 +158,8 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @exclusivity(unchecked) @usableFromInline var strategy: Strategy
     @usableFromInline let serialCalls = SerialCallCheck()
     @usableFromInline let state: LockedState<FilteringStageState<Strategy.Output>>
-    /// Set once no more upstream values may pass (completed, cancelled, failed).
-    @usableFromInline let done = Atomic<Bool>(false)
+    /// A ``FilteringProgress`` value.
+    @usableFromInline let progress = Atomic<UInt8>(FilteringProgress.awaiting)
 
     @inlinable
     init(downstream: Downstream, strategy: Strategy) {
@@ -126,6 +177,8 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
             subscription.cancel()
             return
         }
+        _ = progress.compareExchange(
+            expected: FilteringProgress.awaiting, desired: FilteringProgress.running, ordering: .acquiringAndReleasing)
         downstream.receive(subscription: self)
     }
 
@@ -133,7 +186,13 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     func receive(_ input: Input) -> Subscribers.Demand {
         let outermost = serialCalls.enter(Strategy.operatorName)
         defer { serialCalls.leave(outermost) }
-        if done.load(ordering: .acquiring) { return .none }
+        let now = progress.load(ordering: .acquiring)
+        if now != FilteringProgress.running {
+            if now == FilteringProgress.failed { return .none }
+            if now == FilteringProgress.done {
+                if Strategy.gatesValuesAfterEnd { return .none }
+            } else if Strategy.trapsBeforeSubscription { APIViolation.eventBeforeSubscription(Strategy.operatorName, "a value") }
+        }
         switch strategy.receive(input, downstream: downstream) {
         case .demand(let demand):
             return demand
@@ -162,7 +221,11 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @inline(never)
     func failFromValue() {
         let error = strategy.takeFailure()
-        guard let upstream = terminate() else { return }
+        guard let upstream = terminate() else {
+            progress.store(FilteringProgress.failed, ordering: .releasing)
+            return
+        }
+        progress.store(FilteringProgress.failed, ordering: .releasing)
         upstream.cancel()
         downstream.receive(completion: .failure(error))
     }
@@ -171,39 +234,56 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     func receive(completion: Subscribers.Completion<Failure>) {
         let outermost = serialCalls.enter(Strategy.operatorName)
         defer { serialCalls.leave(outermost) }
+        if Strategy.trapsBeforeSubscription, progress.load(ordering: .acquiring) == FilteringProgress.awaiting {
+            APIViolation.eventBeforeSubscription(Strategy.operatorName, "a completion")
+        }
         switch completion {
         case .failure(let error):
-            guard terminate() != nil else { return }
+            guard var upstream = terminate() else { return }
+            if !Strategy.releasesUpstreamAfterCompletion { upstream = Subscriptions.empty }
             downstream.receive(completion: .failure(Strategy.convert(error)))
+            withExtendedLifetime(upstream) {}
         case .finished:
-            if done.load(ordering: .acquiring) { return }
+            if progress.load(ordering: .acquiring) >= FilteringProgress.done { return }
             let last = strategy.valueBeforeFinishing()
             finish(with: last)
         }
     }
 
+    /// Marks the stage done; whether this call did so (a stage its own failure ended stays so).
+    @usableFromInline
+    func end() -> Bool {
+        let previous = progress.exchange(FilteringProgress.done, ordering: .acquiringAndReleasing)
+        if previous == FilteringProgress.failed {
+            progress.store(FilteringProgress.failed, ordering: .releasing)
+            return false
+        }
+        return previous != FilteringProgress.done
+    }
+
     /// Moves to the terminal state; returns the upstream subscription if this call did so.
     @usableFromInline
     func terminate() -> (any Subscription)? {
-        if done.exchange(true, ordering: .acquiringAndReleasing) { return nil }
+        guard end() else { return nil }
         return state.withLock { state in state.status.terminate() }
     }
 
     @usableFromInline
     func finish(with last: Strategy.Output?) {
-        if done.exchange(true, ordering: .acquiringAndReleasing) { return }
-        let sendNow: Bool? = state.withLock { state in
-            guard case .subscribed = state.status else { return nil }
+        guard end() else { return }
+        let upstream: (any Subscription)? = state.withLock { state in
+            guard case .subscribed(let upstream) = state.status else { return nil }
             state.status = .terminal
             if let last, !state.hasDemand {
                 state.pending = last
-                return false
+                return nil
             }
-            return true
+            return Strategy.releasesUpstreamAfterCompletion ? upstream : Subscriptions.empty
         }
-        guard sendNow == true else { return }
+        guard let upstream else { return }
         if let last { _ = downstream.receive(last) }
         downstream.receive(completion: .finished)
+        withExtendedLifetime(upstream) {}
     }
 
     // MARK: Subscription (downstream side)
@@ -242,7 +322,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func cancel() {
-        done.store(true, ordering: .releasing)
+        _ = end()
         let upstream = state.withLock { state -> (any Subscription)? in
             state.pending = nil
             return state.status.terminate()
@@ -254,4 +334,7 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     var description: String { Strategy.operatorName }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: strategy.mirrorChildren(downstream: downstream)) }
 }

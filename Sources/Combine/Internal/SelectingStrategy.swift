@@ -3,6 +3,9 @@
 protocol SelectionEnd {
     /// `"First"` or `"Last"`, the start of the operators' names.
     static var name: String { get }
+    /// The description of the `where:` variant's subscription: Apple names `first(where:)`'s
+    /// `"TryFirst"` (and `tryFirst(where:)`'s `"TryFirstWhere"`), `last(where:)`'s `"LastWhere"`.
+    static var whereName: String { get }
     /// Whether the first match is published at once, cancelling the upstream (`first`), rather
     /// than the latest one being kept until the upstream finishes (`last`).
     static var stopsAtFirstMatch: Bool { get }
@@ -12,6 +15,7 @@ protocol SelectionEnd {
 @usableFromInline
 enum FirstMatch: SelectionEnd {
     @usableFromInline static var name: String { "First" }
+    @usableFromInline static var whereName: String { "TryFirst" }
     @inlinable static var stopsAtFirstMatch: Bool { true }
 }
 
@@ -19,6 +23,7 @@ enum FirstMatch: SelectionEnd {
 @usableFromInline
 enum LastMatch: SelectionEnd {
     @usableFromInline static var name: String { "Last" }
+    @usableFromInline static var whereName: String { "LastWhere" }
     @inlinable static var stopsAtFirstMatch: Bool { false }
 }
 
@@ -40,6 +45,9 @@ extension SelectingStrategy {
 
     @inlinable
     mutating func finalValue() -> Output? { selected }
+
+    @usableFromInline
+    var reflectedResult: Any? { selected }
 }
 
 /// `first()` and `last()`: every value qualifies.
@@ -71,7 +79,7 @@ struct SelectWhere<Upstream: Publisher, End: SelectionEnd>: SelectingStrategy {
 
     @inlinable init(predicate: @escaping (Input) -> Bool) { self.predicate = predicate }
 
-    @usableFromInline static var operatorName: String { "\(End.name)Where" }
+    @usableFromInline static var operatorName: String { End.whereName }
 
     @inlinable
     mutating func receive(_ input: Input) -> ReducingOutcome {

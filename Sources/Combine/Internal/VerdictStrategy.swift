@@ -48,6 +48,12 @@ struct VerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: Reducing
 
     @inlinable
     mutating func finalValue() -> Bool? { answer }
+
+    @usableFromInline
+    var reflectedResult: Any? { answer }
+
+    @usableFromInline
+    var reflectedInitial: Any? { !Question.settlingResult }
 }
 
 /// The reducing strategy of `tryAllSatisfy` and `tryContains(where:)`: a throwing predicate ends
@@ -81,4 +87,10 @@ struct TryVerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: Reduc
 
     @inlinable
     mutating func finalValue() -> Bool? { answer }
+
+    @usableFromInline
+    var reflectedResult: Any? { answer }
+
+    @usableFromInline
+    var reflectedInitial: Any? { !Question.settlingResult }
 }

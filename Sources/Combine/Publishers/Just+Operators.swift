@@ -196,10 +196,11 @@ extension Just {
     @inlinable
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
 
-    /// A single value has no repeats; `predicate` is never called.
+    /// A single value has no repeats, but as on Apple's platforms `predicate` is called once,
+    /// with the value twice; if it throws, the result fails with that error.
     @inlinable
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(.success(output))
+        Result<Output, any Error>.Publisher(Result { _ = try predicate(output, output); return output })
     }
 
     /// A `Just` is never empty.

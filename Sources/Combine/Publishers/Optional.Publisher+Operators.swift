@@ -32,10 +32,11 @@ extension Optional.Publisher {
         Optional<Bool>.Publisher(output.map(predicate))
     }
 
-    /// The value in a one-element array; empty when there is no value.
+    /// The value in a one-element array; an empty array when there is no value, as on Apple's
+    /// platforms (`collect()` of an upstream that finishes at once publishes `[]`).
     @inlinable
     public func collect() -> Optional<[Output]>.Publisher {
-        Optional<[Output]>.Publisher(output.map { [$0] })
+        Optional<[Output]>.Publisher(output.map { [$0] } ?? [])
     }
 
     /// The transformed value, or empty when there is none or `transform` returns `nil`.

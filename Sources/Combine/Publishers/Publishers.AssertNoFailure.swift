@@ -1,5 +1,3 @@
-import TributaryLocks
-
 extension Publishers {
     /// A publisher that republishes its upstream's values and completion, and stops the process
     /// with a fatal error if the upstream fails.
@@ -59,9 +57,12 @@ extension Publisher {
 }
 
 extension Publishers.AssertNoFailure {
-    /// The checking stage; shows itself to the subscriber as `AssertNoFailure`.
+    /// The checking stage; shows itself as `AssertNoFailure`. Like Apple's, it keeps no state: the
+    /// upstream's subscription goes downstream untouched (every time one arrives), and values and
+    /// `finished` are passed on in arrival order. Any failure stops the process, even one that
+    /// follows a `finished`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -70,7 +71,7 @@ extension Publishers.AssertNoFailure {
         @usableFromInline let prefix: String
         @usableFromInline let file: StaticString
         @usableFromInline let line: UInt
-        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @usableFromInline
         init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
@@ -82,8 +83,7 @@ extension Publishers.AssertNoFailure {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            guard acceptUpstream(subscription) else { return }
-            downstream.receive(subscription: self)
+            downstream.receive(subscription: subscription)
         }
 
         @inlinable
@@ -93,7 +93,6 @@ extension Publishers.AssertNoFailure {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard endUpstream() else { return }
             switch completion {
             case .finished:
                 downstream.receive(completion: .finished)
@@ -103,9 +102,9 @@ extension Publishers.AssertNoFailure {
             }
         }
 
-        @usableFromInline static var operatorName: String { "AssertNoFailure" }
+        @usableFromInline var description: String { "AssertNoFailure" }
 
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "prefix": prefix, "file": file, "line": line] }
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["file": file, "line": line, "prefix": prefix] }
     }
 }
 

@@ -1,5 +1,3 @@
-import TributaryLocks
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -81,9 +79,11 @@ extension Publisher {
 }
 
 extension Publishers.Breakpoint {
-    /// The examining stage; shows itself to the subscriber as `Breakpoint`.
+    /// The examining stage; shows itself as `Breakpoint`. Like Apple's, it keeps no state: the
+    /// predicates see every event, extra subscriptions and events after a completion included,
+    /// and the upstream's subscription goes downstream untouched.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -92,7 +92,7 @@ extension Publishers.Breakpoint {
         @usableFromInline let receiveSubscription: ((any Subscription) -> Bool)?
         @usableFromInline let receiveOutput: ((Upstream.Output) -> Bool)?
         @usableFromInline let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
-        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @usableFromInline
         init(downstream: Downstream, predicates: Publishers.Breakpoint<Upstream>) {
@@ -111,9 +111,8 @@ extension Publishers.Breakpoint {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            guard acceptUpstream(subscription) else { return }
             if receiveSubscription?(subscription) == true { Self.trap() }
-            downstream.receive(subscription: self)
+            downstream.receive(subscription: subscription)
         }
 
         @inlinable
@@ -124,13 +123,10 @@ extension Publishers.Breakpoint {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard endUpstream() else { return }
             if receiveCompletion?(completion) == true { Self.trap() }
             downstream.receive(completion: completion)
         }
 
-        @usableFromInline static var operatorName: String { "Breakpoint" }
-
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
+        @usableFromInline var description: String { "Breakpoint" }
     }
 }

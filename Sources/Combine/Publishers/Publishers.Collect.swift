@@ -52,6 +52,12 @@ extension Publishers.Collect {
             defer { values = [] }
             return values
         }
+
+        /// Apple's `collect()` stage shows only how many values it holds.
+        @usableFromInline
+        func mirrorChildren(downstream: Any, status: String) -> [(label: String?, value: Any)] {
+            [("count", values.count)]
+        }
     }
 }
 

@@ -18,10 +18,11 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Connects `subscriber` through a stage that skips `nil` results.
+        /// Connects `subscriber` through a stateless stage that skips `nil` results and hands the
+        /// upstream's own subscription downstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 
@@ -53,24 +54,42 @@ extension Publishers {
 }
 
 extension Publishers.CompactMap {
+    /// The stage `compactMap` attaches upstream. Like Apple's, it keeps no state: the upstream's
+    /// subscription goes downstream untouched (every time one arrives), and every value and
+    /// completion is passed on in arrival order. A `nil` result asks the upstream for one more.
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output?
-
-        @inlinable init(transform: @escaping (Upstream.Output) -> Output?) { self.transform = transform }
-
-        @usableFromInline static var operatorName: String { "CompactMap" }
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            if let output = transform(input) { return .demand(downstream.receive(output)) }
-            return .demand(.max(1))
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.downstream = downstream
+            self.transform = transform
         }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inlinable @inline(__always)
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if let output = transform(input) { return downstream.receive(output) }
+            return .max(1)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline var description: String { "CompactMap" }
     }
 
     /// Fuses two compact maps into one stage.
@@ -100,6 +119,14 @@ extension Publishers.TryCompactMap {
         @inlinable init(transform: @escaping (Upstream.Output) throws -> Output?) { self.transform = transform }
 
         @usableFromInline static var operatorName: String { "TryCompactMap" }
+
+        /// Apple's filter-like stages stop the process on an event before their subscription,
+        /// and let go of the upstream only after passing its completion on.
+        @inlinable static var trapsBeforeSubscription: Bool { true }
+        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

@@ -68,6 +68,7 @@ extension Publishers.Comparison {
 
         @usableFromInline let ordering: (Output, Output) -> Bool
         @usableFromInline var best: Output?
+        @usableFromInline var reflectedResult: Any? { best }
 
         @inlinable init(ordering: @escaping (Output, Output) -> Bool) { self.ordering = ordering }
 
@@ -98,6 +99,7 @@ extension Publishers.TryComparison {
 
         @usableFromInline let ordering: (Output, Output) throws -> Bool
         @usableFromInline var best: Output?
+        @usableFromInline var reflectedResult: Any? { best }
 
         @inlinable init(ordering: @escaping (Output, Output) throws -> Bool) { self.ordering = ordering }
 

@@ -43,6 +43,8 @@ extension Publishers.Contains {
 
         @inlinable init(target: Upstream.Output) { self.target = target }
 
+        @usableFromInline var reflectedResult: Any? { found }
+
         @usableFromInline static var operatorName: String { "Contains" }
 
         @inlinable

@@ -38,6 +38,8 @@ extension Publishers.Count {
 
         @inlinable init() {}
 
+        @usableFromInline var reflectedResult: Any? { count }
+
         @usableFromInline static var operatorName: String { "Count" }
 
         @inlinable

@@ -20,10 +20,11 @@ extension Publishers {
             self.isIncluded = isIncluded
         }
 
-        /// Connects `subscriber` through a stage that drops rejected values.
+        /// Connects `subscriber` through a stateless stage that drops rejected values and hands
+        /// the upstream's own subscription downstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(isIncluded: isIncluded)))
+            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 
@@ -57,24 +58,42 @@ extension Publishers {
 }
 
 extension Publishers.Filter {
+    /// The stage `filter` attaches upstream. Like Apple's, it keeps no state: the upstream's
+    /// subscription goes downstream untouched (every time one arrives), so `request` and `cancel`
+    /// reach the upstream directly, and every value and completion is passed on in arrival order.
+    /// A rejected value asks the upstream for one more in its place.
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Upstream.Output) -> Bool
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        @inlinable init(isIncluded: @escaping (Upstream.Output) -> Bool) { self.isIncluded = isIncluded }
+        @inlinable
+        init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.downstream = downstream
+            self.isIncluded = isIncluded
+        }
 
-        @usableFromInline static var operatorName: String { "Filter" }
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
 
         @inlinable @inline(__always)
-        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            isIncluded(input) ? .demand(downstream.receive(input)) : .demand(.max(1))
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            isIncluded(input) ? downstream.receive(input) : .max(1)
         }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline var description: String { "Filter" }
     }
 
     /// Fuses two filters into one stage: a value must pass both.
@@ -105,6 +124,14 @@ extension Publishers.TryFilter {
         @inlinable init(isIncluded: @escaping (Upstream.Output) throws -> Bool) { self.isIncluded = isIncluded }
 
         @usableFromInline static var operatorName: String { "TryFilter" }
+
+        /// Apple's filter-like stages stop the process on an event before their subscription,
+        /// and let go of the upstream only after passing its completion on.
+        @inlinable static var trapsBeforeSubscription: Bool { true }
+        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

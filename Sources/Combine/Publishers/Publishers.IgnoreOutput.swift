@@ -16,10 +16,11 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Connects `subscriber`; the upstream is asked for everything at once.
+        /// Connects `subscriber`; the upstream's subscription is handed downstream and then asked
+        /// for everything.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy()))
+            upstream.receive(subscriber: Inner(downstream: subscriber))
         }
     }
 }
@@ -27,22 +28,36 @@ extension Publishers {
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 extension Publishers.IgnoreOutput {
+    /// The stage `ignoreOutput` attaches upstream. Like Apple's, it keeps no state: each
+    /// subscription that arrives goes downstream first and is then asked for everything, the
+    /// downstream's own requests reach the upstream unchanged, and every completion is passed on.
     @usableFromInline
-    struct Strategy: ReducingStrategy {
+    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Output = Never
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @inlinable init() {}
-
-        @usableFromInline static var operatorName: String { "IgnoreOutput" }
-
-        @inlinable
-        mutating func receive(_ input: Input) -> ReducingOutcome { .continue }
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        mutating func finalValue() -> Never? { nil }
+        init(downstream: Downstream) { self.downstream = downstream }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+            subscription.request(.unlimited)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline var description: String { "IgnoreOutput" }
     }
 }
 

@@ -70,6 +70,14 @@ extension Publishers.PrefixWhile {
 
         @usableFromInline static var operatorName: String { "PrefixWhile" }
 
+        /// Apple's filter-like stages stop the process on an event before their subscription,
+        /// and let go of the upstream only after passing its completion on.
+        @inlinable static var trapsBeforeSubscription: Bool { true }
+        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
+
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -91,6 +99,14 @@ extension Publishers.TryPrefixWhile {
         @inlinable init(predicate: @escaping (Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryPrefixWhile" }
+
+        /// Apple's filter-like stages stop the process on an event before their subscription,
+        /// and let go of the upstream only after passing its completion on.
+        @inlinable static var trapsBeforeSubscription: Bool { true }
+        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

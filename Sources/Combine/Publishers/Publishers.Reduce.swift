@@ -70,13 +70,18 @@ extension Publishers.Reduce {
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline var accumulator: Output
+        @usableFromInline let initial: Output
         @usableFromInline let next: (Output, Upstream.Output) -> Output
 
         @inlinable
         init(accumulator: Output, next: @escaping (Output, Upstream.Output) -> Output) {
             self.accumulator = accumulator
+            self.initial = accumulator
             self.next = next
         }
+
+        @usableFromInline var reflectedResult: Any? { accumulator }
+        @usableFromInline var reflectedInitial: Any? { initial }
 
         @usableFromInline static var operatorName: String { "Reduce" }
 
@@ -99,13 +104,18 @@ extension Publishers.TryReduce {
         @usableFromInline typealias Failure = any Error
 
         @usableFromInline var accumulator: Output
+        @usableFromInline let initial: Output
         @usableFromInline let next: (Output, Upstream.Output) throws -> Output
 
         @inlinable
         init(accumulator: Output, next: @escaping (Output, Upstream.Output) throws -> Output) {
             self.accumulator = accumulator
+            self.initial = accumulator
             self.next = next
         }
+
+        @usableFromInline var reflectedResult: Any? { accumulator }
+        @usableFromInline var reflectedInitial: Any? { initial }
 
         @usableFromInline static var operatorName: String { "TryReduce" }
 

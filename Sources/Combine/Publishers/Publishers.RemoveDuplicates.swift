@@ -72,6 +72,16 @@ extension Publishers.RemoveDuplicates {
 
         @usableFromInline static var operatorName: String { "RemoveDuplicates" }
 
+        /// Apple's filter-like stages stop the process on an event before their subscription,
+        /// and let go of the upstream only after passing its completion on.
+        @inlinable static var trapsBeforeSubscription: Bool { true }
+        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
+            [("downstream", downstream), ("last", last as Any)]
+        }
+
         @inlinable
         @inline(__always)
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
@@ -97,6 +107,16 @@ extension Publishers.TryRemoveDuplicates {
         @inlinable init(predicate: @escaping (Output, Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryRemoveDuplicates" }
+
+        /// Apple's filter-like stages stop the process on an event before their subscription,
+        /// and let go of the upstream only after passing its completion on.
+        @inlinable static var trapsBeforeSubscription: Bool { true }
+        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
+            [("downstream", downstream), ("last", last as Any)]
+        }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

@@ -22,12 +22,11 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        /// Connects `subscriber`; each subscription starts from `initialResult` again.
+        /// Connects `subscriber`; each subscription starts from `initialResult` again, and the
+        /// upstream's own subscription is handed downstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: FilteringStage(
-                downstream: subscriber,
-                strategy: Strategy(accumulator: initialResult, next: nextPartialResult)))
+            upstream.receive(subscriber: Inner(downstream: subscriber, initial: initialResult, next: nextPartialResult))
         }
     }
 
@@ -65,30 +64,47 @@ extension Publishers {
 }
 
 extension Publishers.Scan {
+    /// The stage `scan` attaches upstream. Like Apple's, it keeps nothing but the running result:
+    /// the upstream's subscription goes downstream untouched (every time one arrives), and every
+    /// value and completion is passed on in arrival order. A class only because the result
+    /// changes; upstream deliveries are serialised, so it needs no lock.
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    final class Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @usableFromInline var accumulator: Output
+        @usableFromInline let downstream: Downstream
         @usableFromInline let next: (Output, Upstream.Output) -> Output
+        /// Only touched from upstream deliveries, which Combine serialises.
+        @exclusivity(unchecked) @usableFromInline var result: Output
 
         @inlinable
-        init(accumulator: Output, next: @escaping (Output, Upstream.Output) -> Output) {
-            self.accumulator = accumulator
+        init(downstream: Downstream, initial: Output, next: @escaping (Output, Upstream.Output) -> Output) {
+            self.downstream = downstream
+            self.result = initial
             self.next = next
         }
 
-        @usableFromInline static var operatorName: String { "Scan" }
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inlinable @inline(__always)
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            result = next(result, input)
+            return downstream.receive(result)
+        }
 
         @inlinable
-        @inline(__always)
-        mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            accumulator = next(accumulator, input)
-            return .demand(downstream.receive(accumulator))
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            downstream.receive(completion: completion)
         }
+
+        @usableFromInline var description: String { "Scan" }
+
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream, "result": result] }
     }
 }
 
@@ -109,6 +125,16 @@ extension Publishers.TryScan {
         }
 
         @usableFromInline static var operatorName: String { "TryScan" }
+
+        /// Apple's `tryScan` keeps folding values that arrive after an upstream completion or a
+        /// cancel, and passes them on.
+        @inlinable static var gatesValuesAfterEnd: Bool { false }
+
+        @usableFromInline
+        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
+            // Apple's children; the stage's status is not the strategy's to show, so it is blank.
+            [("downstream", downstream), ("status", ""), ("result", accumulator)]
+        }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

@@ -108,16 +108,18 @@ extension Result.Publisher {
     @inlinable
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// One value wins any comparison; only the failure type changes.
+    /// One value wins any comparison, but as on Apple's platforms the closure is called once,
+    /// with the value twice, and a thrown error becomes the failure; a failure stays as it is.
     @inlinable
     public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(singleOpTry { value in _ = try areInIncreasingOrder(value, value); return value })
     }
 
-    /// One value wins any comparison; only the failure type changes.
+    /// One value wins any comparison, but as on Apple's platforms the closure is called once,
+    /// with the value twice, and a thrown error becomes the failure; a failure stays as it is.
     @inlinable
     public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(singleOpTry { value in _ = try areInIncreasingOrder(value, value); return value })
     }
 
     /// The value folded once into `initialResult`, or the failure.
@@ -136,10 +138,11 @@ extension Result.Publisher {
     @inlinable
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// One value has no repeats; only the failure type changes.
+    /// One value has no repeats, but as on Apple's platforms `predicate` is called once, with
+    /// the value twice, and a thrown error becomes the failure; a failure stays as it is.
     @inlinable
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(singleOpTry { value in _ = try predicate(value, value); return value })
     }
 
     /// A result is never empty: the value or the failure stays as it is.

@@ -100,10 +100,20 @@ extension Subscribers {
             receiveCompletion(completion)
         }
 
-        /// Cancels the subscription; no value or completion is delivered afterwards.
+        /// Cancels the subscription; no value or completion is delivered afterwards. Before a
+        /// subscription has arrived, a cancel is ignored, as on Apple's platforms: a subscription
+        /// that arrives later is asked for everything.
         @inlinable
         public func cancel() {
-            guard terminate() == SinkPhase.subscribed else { return }
+            var current = phase.load(ordering: .relaxed)
+            while current != SinkPhase.awaiting && current != SinkPhase.terminal {
+                let (exchanged, original) = phase.compareExchange(
+                    expected: current, desired: SinkPhase.terminal, ordering: .acquiringAndReleasing
+                )
+                if exchanged { break }
+                current = original
+            }
+            guard current == SinkPhase.subscribed else { return }
             takeUpstream().cancel()
         }
 

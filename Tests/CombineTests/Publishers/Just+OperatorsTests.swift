@@ -78,4 +78,14 @@ struct JustOperatorsTests {
         #expect(syncEvents(Just(3).output(in: 0...)) == ["3", "finished"])
         #expect(syncEvents(Just(3).output(in: ..<5)) == ["3", "finished"])
     }
+
+    @Test func tryRemoveDuplicatesCallsTheClosureOnce() {
+        // §24: Apple calls the closure once, with the value twice; a throw becomes the failure.
+        var calls: [[Int]] = []
+        let kept = Just(7).tryRemoveDuplicates { calls.append([$0, $1]); return true }
+        #expect(calls == [[7, 7]])
+        #expect(syncEvents(kept) == ["7", "finished"])
+        let failed = Just(7).tryRemoveDuplicates { _, _ in throw E.boom }
+        #expect((try? failed.result.get()) == nil)
+    }
 }

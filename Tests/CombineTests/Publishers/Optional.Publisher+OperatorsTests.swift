@@ -48,4 +48,10 @@ struct OptionalPublisherOperatorsTests {
         #expect(syncEvents(some.output(in: 1...5)) == ["finished"])
         #expect(syncEvents(some.output(in: 0..<3)) == ["4", "finished"])
     }
+
+    @Test func collectOfNothingPublishesAnEmptyArray() {
+        // §24: as on Apple's platforms, an empty optional publisher collects into [].
+        #expect(Optional<Int>.none.publisher.collect().output == [])
+        #expect(Optional(13).publisher.collect().output == [13])
+    }
 }

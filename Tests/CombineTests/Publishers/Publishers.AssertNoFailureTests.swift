@@ -5,6 +5,14 @@ import TestSupport
 
 private enum MyError: Error, Equatable { case ohNo }
 
+/// Keeps the subscriber attached to it, so a test can look at the operator's own stage.
+private final class CapturingUpstream<Output, Failure: Error>: Publisher {
+    var subscriber: Any?
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = subscriber
+    }
+}
+
 @Suite("Publishers.AssertNoFailure")
 struct AssertNoFailureTests {
     @Test func republishesValuesAndFinish() {
@@ -13,7 +21,8 @@ struct AssertNoFailureTests {
         upstream.assertNoFailure().subscribe(subscriber)
         upstream.send("Hello")
         upstream.send(completion: .finished)
-        #expect(subscriber.events == [.subscription("AssertNoFailure"), .value("Hello"), .completion(.finished)])
+        // The upstream's own subscription goes downstream, as on Apple's platforms (§5).
+        #expect(subscriber.events == [.subscription("Up"), .value("Hello"), .completion(.finished)])
         #expect(upstream.calls == [.request(.max(1))])
     }
 
@@ -47,9 +56,17 @@ struct AssertNoFailureTests {
         upstream.assertNoFailure().subscribe(subscriber)
         subscriber.cancel()
         #expect(upstream.calls == [.request(.unlimited), .cancel])
-        // After cancel a failure is ignored rather than trapping.
-        upstream.send(completion: .failure(.ohNo))
-        #expect(subscriber.completions.isEmpty)
+    }
+
+    @Test func failureAfterFinishedStillTraps() async {
+        // §5, §10 rule 7: no terminal state, so a failure after `finished` still stops the process.
+        await #expect(processExitsWith: .failure) {
+            enum Failure: Error { case ohNo }
+            let upstream = TestUpstream<Int, Failure>()
+            upstream.assertNoFailure().subscribe(TrackingSubscriber<Int, Never>())
+            upstream.send(completion: .finished)
+            upstream.send(completion: .failure(.ohNo))
+        }
     }
 
     @Test func failureTrapsWithPrefixAndError() async {
@@ -73,12 +90,14 @@ struct AssertNoFailureTests {
     }
 
     @Test func reflection() throws {
-        let upstream = TestUpstream<Int, Never>()
-        let subscriber = TrackingSubscriber<Int, Never>()
-        upstream.assertNoFailure().subscribe(subscriber)
-        let subscription = try #require(subscriber.subscription)
-        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "AssertNoFailure")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "prefix", "file", "line"])
+        let upstream = CapturingUpstream<Int, Never>()
+        upstream.assertNoFailure("p").subscribe(TrackingSubscriber<Int, Never>())
+        let inner = try #require(upstream.subscriber)
+        // Apple's stage is a plain subscriber, not a subscription (§5, §28).
+        #expect(!(inner is any Subscription))
+        #expect(String(describing: inner) == "AssertNoFailure")
+        #expect((inner as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "AssertNoFailure")
+        #expect((inner as? CustomReflectable)?.customMirror.children.map(\.label) == ["file", "line", "prefix"])
     }
 
     @Test func releasedAfterCompletion() {

@@ -11,6 +11,18 @@ import Darwin
 
 private enum Boom: Error, Equatable { case boom }
 
+/// Keeps the subscriber attached to it, so a test can drive it by hand and look at it.
+private final class CapturingUpstream<Output, Failure: Error>: Publisher {
+    var raw: Any?
+    var subscriber: AnySubscriber<Output, Failure>?
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        raw = subscriber
+        self.subscriber = AnySubscriber(subscriber)
+    }
+}
+
+private typealias HandDrivenUpstream = CapturingUpstream
+
 @Suite("Publishers.Breakpoint")
 struct BreakpointTests {
     @Test func passesEverythingWhilePredicatesAreFalse() {
@@ -24,7 +36,8 @@ struct BreakpointTests {
         upstream.send(1)
         upstream.send(20)
         upstream.send(completion: .failure(.boom))
-        #expect(subscriber.events == [.subscription("Breakpoint"), .value(1), .value(20), .completion(.failure(.boom))])
+        // The upstream's own subscription goes downstream, as on Apple's platforms (§5).
+        #expect(subscriber.events == [.subscription("Up"), .value(1), .value(20), .completion(.failure(.boom))])
         #expect(upstream.calls == [.request(.max(2))])
     }
 
@@ -72,16 +85,40 @@ struct BreakpointTests {
     }
 
     @Test func reflectionAndProperties() throws {
-        let upstream = TestUpstream<Int, Never>()
+        let upstream = CapturingUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>()
         let publisher = upstream.breakpoint(receiveOutput: { _ in false })
         #expect(publisher.receiveOutput != nil)
         #expect(publisher.receiveSubscription == nil)
         publisher.subscribe(subscriber)
-        let subscription = try #require(subscriber.subscription)
-        #expect(String(describing: subscription) == "Breakpoint")
-        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Breakpoint")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        let inner = try #require(upstream.raw)
+        // Apple's stage is a plain subscriber with no mirror children, not a subscription (§5, §28).
+        #expect(!(inner is any Subscription))
+        #expect(String(describing: inner) == "Breakpoint")
+        #expect((inner as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Breakpoint")
+        #expect((inner as? CustomReflectable)?.customMirror.children.map(\.label) == [])
+    }
+
+    @Test func predicatesSeeEveryEventEvenAfterCompletion() {
+        // §5: no terminal state; a second subscription is forwarded and the closures run for
+        // every event, those after a completion included.
+        let upstream = HandDrivenUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>()
+        var seen: [String] = []
+        upstream.breakpoint(
+            receiveSubscription: { _ in seen.append("sub"); return false },
+            receiveOutput: { seen.append("value \($0)"); return false },
+            receiveCompletion: { _ in seen.append("completion"); return false }
+        ).subscribe(subscriber)
+        let first = RecordingSubscription(name: "S1")
+        let second = RecordingSubscription(name: "S2")
+        upstream.subscriber?.receive(subscription: first)
+        upstream.subscriber?.receive(completion: .finished)
+        upstream.subscriber?.receive(subscription: second)
+        _ = upstream.subscriber?.receive(7)
+        #expect(seen == ["sub", "completion", "sub", "value 7"])
+        #expect(subscriber.events == [.subscription("S1"), .completion(.finished), .subscription("S2"), .value(7)])
+        #expect(!second.isCancelled)
     }
 
     @Test func releasedAfterCancel() {

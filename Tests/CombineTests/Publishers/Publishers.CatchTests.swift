@@ -188,7 +188,7 @@ struct CatchTests {
         #expect(text.contains("catch received a second failure"))
     }
 
-    @Test(.tags(.concurrency)) func cancelRacingTheSwitchLeavesNothingSubscribed() {
+    @Test(.tags(.concurrency)) func cancelRacingTheSwitchNeitherCrashesNorCompletes() {
         for _ in 0..<200 {
             let upstream = ReleasingTestUpstream<Int, Boom>()
             let replacement = ReleasingTestUpstream<Int, Never>()
@@ -197,7 +197,9 @@ struct CatchTests {
             DispatchQueue.concurrentPerform(iterations: 2) { worker in
                 if worker == 0 { upstream.send(completion: .failure(.boom)) } else { subscriber.cancel() }
             }
-            #expect(!replacement.hasSubscriber)
+            // A cancel that lands while the handler's publisher is being subscribed is ignored, as
+            // on Apple's platforms (edge spec §17), so the replacement may stay subscribed; the race
+            // must still neither crash nor complete the cancelled subscriber.
             #expect(subscriber.completions.isEmpty)
         }
     }

@@ -13,7 +13,8 @@ struct PublishersFilterTests {
         #expect(up.send(3) == .max(1))
         #expect(up.send(4) == .none)
         up.send(completion: .finished)
-        #expect(SingleOp.events(sub) == ["subscription(Filter)", "value(2)", "value(4)", "finished"])
+        // The upstream's own subscription goes downstream, as on Apple's platforms (§5).
+        #expect(SingleOp.events(sub) == ["subscription(TestUpstream)", "value(2)", "value(4)", "finished"])
         #expect(SingleOp.calls(up) == ["request(max(2))"])
     }
 
@@ -30,14 +31,16 @@ struct PublishersFilterTests {
     @Test func filterFailureAndCancellation() {
         let (up, sub) = SingleOp.attach({ $0.filter { _ in true } })
         up.send(completion: .failure(.boom))
-        #expect(SingleOp.events(sub) == ["subscription(Filter)", "failure(boom)"])
+        #expect(SingleOp.events(sub) == ["subscription(TestUpstream)", "failure(boom)"])
 
+        // No state of its own (§5): the cancel goes straight upstream, and whatever the upstream
+        // still sends afterwards is passed on, as Apple's filter does.
         let (up2, sub2) = SingleOp.attach({ $0.filter { _ in true } })
         up2.send(1)
         sub2.cancel()
         up2.send(2)
         up2.send(completion: .finished)
-        #expect(SingleOp.events(sub2) == ["subscription(Filter)", "value(1)"])
+        #expect(SingleOp.events(sub2) == ["subscription(TestUpstream)", "value(1)", "value(2)", "finished"])
         #expect(SingleOp.calls(up2) == ["request(unlimited)", "cancel"])
     }
 
@@ -72,5 +75,41 @@ struct PublishersFilterTests {
         func evens<P: Publisher>(_ p: P) -> Publishers.Filter<P> where P.Output == Int { p.filter { $0 % 2 == 0 } }
         _ = evens([1, 2, 3, 4].publisher).sink { printed.append("\($0)") }
         #expect(printed == ["2", "4"])
+    }
+
+    @Test func filterForwardsEverySubscriptionAndEventAfterCompletion() {
+        // §5: no terminal state. A second subscription goes downstream as it is, and events
+        // after a completion are still passed on.
+        let upstream = CapturingUpstream<Int>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+        upstream.filter { $0 > 0 }.subscribe(subscriber)
+        let first = RecordingSubscription(name: "S1")
+        let second = RecordingSubscription(name: "S2")
+        upstream.subscriber?.receive(subscription: first)
+        upstream.subscriber?.receive(completion: .finished)
+        #expect(upstream.subscriber?.receive(0) == .max(1))
+        #expect(upstream.subscriber?.receive(72) == Subscribers.Demand.none)
+        upstream.subscriber?.receive(subscription: second)
+        #expect(SingleOp.events(subscriber) == ["subscription(S1)", "finished", "value(72)", "subscription(S2)"])
+        #expect(!second.isCancelled)
+        #expect(first.requests == [.max(3)])
+    }
+
+    @Test func tryFilterTrapsOnAValueBeforeItsSubscription() async {
+        // §10 rule 1: the filter-like family stops the process, without calling the closure.
+        await #expect(processExitsWith: .failure) {
+            let upstream = CapturingUpstream<Int>()
+            upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, any Error>())
+            _ = upstream.subscriber?.receive(0)
+        }
+    }
+}
+
+/// Keeps the subscriber attached to it, so a test can send it anything by hand.
+private final class CapturingUpstream<Output>: Publisher {
+    typealias Failure = Never
+    var subscriber: AnySubscriber<Output, Never>?
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        self.subscriber = AnySubscriber(subscriber)
     }
 }

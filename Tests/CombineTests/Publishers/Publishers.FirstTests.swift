@@ -2,6 +2,20 @@ import Combine
 import TestSupport
 import Testing
 
+/// An upstream driven by hand: it keeps the subscriber attached to it and sends events,
+/// including ones the contract forbids, only when told.
+private final class HandDriven<Output>: Publisher {
+    typealias Failure = Never
+    var subscriber: AnySubscriber<Output, Never>?
+    var raw: Any?
+    let subscription = RecordingSubscription(name: "S")
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        raw = subscriber
+        self.subscriber = AnySubscriber(subscriber)
+    }
+    func subscribe() { subscriber?.receive(subscription: subscription) }
+}
+
 @Suite("Publishers.First / FirstWhere / TryFirstWhere")
 struct PublishersFirstTests {
     typealias E = SingleOp.TestError
@@ -19,18 +33,63 @@ struct PublishersFirstTests {
         #expect(SingleOp.events(sub) == ["subscription(First)"])
         sub.request(.max(1))
         #expect(SingleOp.events(sub) == ["subscription(First)", "value(5)", "finished"])
+        // §9: with no value, the bare `finished` also waits for the first request.
         let (up2, sub2) = SingleOp.attach({ $0.first() }, demand: nil)
         up2.send(completion: .finished)
+        #expect(SingleOp.events(sub2) == ["subscription(First)"])
+        sub2.request(.max(1))
         #expect(SingleOp.events(sub2) == ["subscription(First)", "finished"])
+    }
+
+    @Test func subscriptionGoesDownstreamBeforeTheUpstreamIsAsked() {
+        // §7: inside the downstream's receive(subscription:), the upstream has had no request yet.
+        let upstream = HandDriven<Int>()
+        var seenInside: [Subscribers.Demand]?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { _ in seenInside = upstream.subscription.requests },
+            receiveValue: { _ in .none },
+            receiveCompletion: { _ in })
+        upstream.first().subscribe(subscriber)
+        upstream.subscribe()
+        #expect(seenInside == [])
+        #expect(upstream.subscription.requests == [.unlimited])
+    }
+
+    @Test func cancelBeforeTheSubscriptionIsIgnored() throws {
+        // §6: a cancel before the upstream's subscription does nothing; the late subscription is
+        // asked for everything. §8: a value or completion before it is ignored.
+        let upstream = HandDriven<Int>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        var calls = 0
+        upstream.first { calls += 1; return $0 > 0 }.subscribe(subscriber)
+        let stage = try #require(upstream.raw as? any Cancellable)
+        #expect(upstream.subscriber?.receive(5) == Subscribers.Demand.none)
+        upstream.subscriber?.receive(completion: .finished)
+        stage.cancel()
+        upstream.subscribe()
+        #expect(calls == 0)
+        #expect(upstream.subscription.requests == [.unlimited])
+        #expect(!upstream.subscription.isCancelled)
+        _ = upstream.subscriber?.receive(7)
+        #expect(SingleOp.events(subscriber) == ["subscription(TryFirst)", "value(7)", "finished"])
+    }
+
+    @Test func reflection() throws {
+        // §28: Apple's reduce-like stages show downstream, result, initial, status.
+        let (_, sub) = SingleOp.attach({ $0.first() })
+        let subscription = try #require(sub.subscription)
+        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
+        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "First")
     }
 
     @Test func firstWhereAndFailureAndCancel() {
         let (up, sub) = SingleOp.attach({ $0.first { $0 > 3 } })
         up.send(1); up.send(4); up.send(5)
-        #expect(SingleOp.events(sub) == ["subscription(FirstWhere)", "value(4)", "finished"])
+        // Apple describes first(where:)'s subscription as "TryFirst" (§2c, §28).
+        #expect(SingleOp.events(sub) == ["subscription(TryFirst)", "value(4)", "finished"])
         let (up2, sub2) = SingleOp.attach({ $0.first { $0 > 3 } })
         up2.send(completion: .failure(.boom))
-        #expect(SingleOp.events(sub2) == ["subscription(FirstWhere)", "failure(boom)"])
+        #expect(SingleOp.events(sub2) == ["subscription(TryFirst)", "failure(boom)"])
         let (up3, sub3) = SingleOp.attach({ $0.first() })
         sub3.cancel()
         up3.send(1)

@@ -11,7 +11,8 @@ struct PublishersScanTests {
         #expect(up.send(1) == .none)
         up.send(2)
         up.send(completion: .finished)
-        #expect(SingleOp.events(sub) == ["subscription(Scan)", "value(1)", "value(3)", "finished"])
+        // The upstream's own subscription goes downstream, as on Apple's platforms (§5).
+        #expect(SingleOp.events(sub) == ["subscription(TestUpstream)", "value(1)", "value(3)", "finished"])
         #expect(SingleOp.calls(up) == ["request(max(2))"])
     }
 
@@ -20,13 +21,15 @@ struct PublishersScanTests {
         up.send(1)
         sub.request(.max(1))
         up.send(completion: .failure(.boom))
-        #expect(SingleOp.events(sub) == ["subscription(Scan)", "value(9)", "failure(boom)"])
+        #expect(SingleOp.events(sub) == ["subscription(TestUpstream)", "value(9)", "failure(boom)"])
         #expect(SingleOp.calls(up) == ["request(max(1))", "request(max(1))"])
 
+        // No state but the running result (§5): the cancel reaches the upstream directly, and a
+        // value the upstream still sends is folded in and passed on.
         let (up2, sub2) = SingleOp.attach({ $0.scan(0, +) })
         sub2.cancel()
         up2.send(1)
-        #expect(sub2.values.isEmpty)
+        #expect(sub2.values == [1])
         #expect(up2.isCancelled)
     }
 
@@ -62,6 +65,21 @@ struct PublishersScanTests {
         func product<P: Publisher>(_ p: P) -> Publishers.Scan<P, Int> where P.Output == Int { p.scan(1, { $0 * $1 }) }
         _ = product([1, 2, 3, 4].publisher).sink { got.append($0) }
         #expect(got == [1, 2, 6, 24])
+    }
+
+    @Test func tryScanKeepsFoldingAfterTheUpstreamEndsButNotAfterItsOwnThrow() {
+        // §12: no gate after an upstream completion or a cancel; the downstream's demand is
+        // returned. After its own throw nothing more goes out (kept contract, §2b).
+        let (up, sub) = SingleOp.attach({ $0.tryScan(0) { acc, v in if v < 0 { throw E.boom }; return acc + v } },
+                                        after: { _ in .max(2) })
+        up.send(completion: .finished)
+        #expect(up.send(1) == .max(2))
+        #expect(SingleOp.events(sub) == ["subscription(TryScan)", "finished", "value(1)"])
+
+        let (up2, sub2) = SingleOp.attach({ $0.tryScan(0) { acc, v in if v < 0 { throw E.boom }; return acc + v } })
+        up2.send(-1)
+        #expect(up2.send(5) == .none)
+        #expect(SingleOp.events(sub2) == ["subscription(TryScan)", "failure(boom)"])
     }
 }
 

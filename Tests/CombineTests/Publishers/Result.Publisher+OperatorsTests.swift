@@ -47,4 +47,20 @@ struct ResultPublisherOperatorsTests {
         #expect(syncEvents(ok.scan(1, +)) == ["3", "finished"])
         #expect(syncEvents(ok.contains(2)) == ["true", "finished"])
     }
+
+    @Test func tryClosuresAreCalledOnceOnASuccess() {
+        // §24: tryMin/tryMax/tryRemoveDuplicates call the closure once with (value, value); a
+        // throw becomes the failure; a failure does not call it.
+        var calls = 0
+        let ok = Result<Int, E>.success(5).publisher
+        _ = ok.tryMin { calls += 1; return $0 < $1 }
+        _ = ok.tryMax { calls += 1; return $0 < $1 }
+        _ = ok.tryRemoveDuplicates { calls += 1; return $0 == $1 }
+        #expect(calls == 3)
+        let thrown = ok.tryMax { _, _ in throw E.other }
+        #expect(throws: E.other) { try thrown.result.get() }
+        let failed = Result<Int, E>.failure(.boom).publisher
+        _ = failed.tryMin { calls += 1; return $0 < $1 }
+        #expect(calls == 3)
+    }
 }
