@@ -88,6 +88,29 @@ struct DeliveryQueue<Element> {
         if head == storage.count { head = 0 }
     }
 
+    /// Empties the queue and returns what it held, so that the caller lets the elements go after
+    /// leaving its lock (their deinitialisers may be anyone's code).
+    @inlinable
+    mutating func takeAll() -> DeliveryQueue {
+        var taken = DeliveryQueue()
+        swap(&taken, &self)
+        return taken
+    }
+
+    /// The elements, oldest first (for mirrors).
+    @inlinable
+    var contents: [Element] {
+        guard let front else { return [] }
+        var result = [front]
+        var index = head
+        for _ in 0..<(count - 1) {
+            if let element = storage[index] { result.append(element) }
+            index += 1
+            if index == storage.count { index = 0 }
+        }
+        return result
+    }
+
     /// Drops every element; keeps the storage for reuse.
     @inlinable
     mutating func removeAll() {

@@ -3,7 +3,7 @@ extension Publishers.Buffer {
     ///
     /// Calls into the subscriber must never overlap, yet values come from the upstream's thread
     /// and demand from the subscriber's. Whoever finds the stage idle becomes the *drainer*
-    /// (`draining`): it delivers buffered values, one at a time outside the lock, until demand
+    /// (it holds `role`): it delivers buffered values, one at a time outside the lock, until demand
     /// or values run out; anyone else only updates the state, and the drainer picks it up.
     @usableFromInline
     struct StateMachine {
@@ -56,12 +56,12 @@ extension Publishers.Buffer {
         @usableFromInline let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
 
         @usableFromInline var phase: Phase = .awaitingSubscription
-        @usableFromInline var buffer = RingBuffer()
+        @usableFromInline var buffer = DeliveryQueue<Upstream.Output>()
         /// What the subscriber has asked for and not received.
         @usableFromInline var demand: Subscribers.Demand = .none
         /// What has been asked of the upstream and not received.
         @usableFromInline var upstreamDemand: Subscribers.Demand = .none
-        @usableFromInline var draining = false
+        @usableFromInline var role = DeliveryRole()
         @usableFromInline var pendingCompletion: Subscribers.Completion<Upstream.Failure>?
 
         @inlinable
@@ -79,7 +79,7 @@ extension Publishers.Buffer {
             phase = .subscribed(subscription)
             // The caller is the drainer until it has handed the subscription down: whatever a
             // synchronous upstream sends in answer to the prefetch waits until then.
-            draining = true
+            role.take()
             return topUp()
         }
 
@@ -117,9 +117,9 @@ extension Publishers.Buffer {
             case .awaitingSubscription, .failing, .terminal: return .none
             }
             upstreamDemand -= 1
-            if !draining, buffer.isEmpty, demand > 0 {
+            if !role.isHeld, buffer.isEmpty, demand > 0 {
                 demand -= 1
-                draining = true
+                role.take()
                 return .deliver(value)
             }
             if buffer.count < size {
@@ -136,8 +136,8 @@ extension Publishers.Buffer {
                     return .overflow(subscription, makeError)
                 }
             }
-            if !draining, demand > 0 {
-                draining = true
+            if !role.isHeld, demand > 0 {
+                role.take()
                 return .drain
             }
             return .none
@@ -150,27 +150,25 @@ extension Publishers.Buffer {
             guard case .failing = phase else { return false }
             if case .failure? = pendingCompletion { return false }
             pendingCompletion = .failure(error)
-            if draining { return false }
-            draining = true
+            guard role.tryTake() else { return false }
             return true
         }
 
         /// The upstream completed: whether the caller is now the drainer. A failure discards
         /// the buffer (returned for release) so it is delivered at once; `finished` waits.
         @inlinable
-        mutating func completed(_ completion: Subscribers.Completion<Upstream.Failure>) -> (drain: Bool, discarded: ContiguousArray<Upstream.Output?>) {
-            guard case .subscribed(let subscription) = phase else { return (false, []) }
-            var discarded: ContiguousArray<Upstream.Output?> = []
+        mutating func completed(_ completion: Subscribers.Completion<Upstream.Failure>) -> (drain: Bool, discarded: DeliveryQueue<Upstream.Output>) {
+            guard case .subscribed(let subscription) = phase else { return (false, DeliveryQueue()) }
+            var discarded = DeliveryQueue<Upstream.Output>()
             switch completion {
             case .finished:
                 phase = .finished(subscription)
             case .failure:
                 phase = .failing(nil)
-                discarded = buffer.removeAll()
+                discarded = buffer.takeAll()
             }
             pendingCompletion = completion
-            if draining { return (false, discarded) }
-            draining = true
+            guard role.tryTake() else { return (false, discarded) }
             return (true, discarded)
         }
 
@@ -182,8 +180,7 @@ extension Publishers.Buffer {
             case .subscribed, .finished, .failing: break
             }
             demand += more
-            if draining { return false }
-            draining = true
+            guard role.tryTake() else { return false }
             return true
         }
 
@@ -198,7 +195,7 @@ extension Publishers.Buffer {
         @inlinable
         mutating func nextDrainStep() -> DrainStep {
             if case .terminal = phase {
-                draining = false
+                role.release()
                 return .done
             }
             // `finished` also waits for demand; a failure does not.
@@ -211,21 +208,21 @@ extension Publishers.Buffer {
                 }
                 pendingCompletion = nil
                 phase = .terminal
-                draining = false
+                role.release()
                 return .complete(completion, releasing: held)
             }
             if demand > 0, let value = buffer.popFirst() {
                 demand -= 1
                 return .deliver(value)
             }
-            draining = false
+            role.release()
             return .done
         }
 
         /// The subscriber cancelled: the upstream subscription to cancel and the values to
         /// release, outside the lock.
         @inlinable
-        mutating func cancel() -> (any Subscription, ContiguousArray<Upstream.Output?>)? {
+        mutating func cancel() -> (any Subscription, DeliveryQueue<Upstream.Output>)? {
             let held: (any Subscription)?
             switch phase {
             case .subscribed(let subscription), .finished(let subscription): held = subscription
@@ -237,7 +234,7 @@ extension Publishers.Buffer {
             default: phase = .terminal
             }
             pendingCompletion = nil
-            let discarded = buffer.removeAll()
+            let discarded = buffer.takeAll()
             guard let held else { return nil }
             return (held, discarded)
         }
