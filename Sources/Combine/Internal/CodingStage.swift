@@ -110,10 +110,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
     @usableFromInline
     func cancel() {
-        status.withLock { status -> (any Subscription)? in
-            guard case .subscribed = status else { return nil }
-            return status.terminate()
-        }?.cancel()
+        status.withLock { $0.terminateIfSubscribed() }?.cancel()
     }
 
     @usableFromInline var description: String { Step.operatorName }

@@ -42,3 +42,23 @@ enum SubscriptionStatus {
         return held
     }
 }
+
+extension SubscriptionStatus {
+    /// Ends the stage if it is subscribed and returns the subscription it held: the one to cancel
+    /// on a downstream cancel. Ahead of the subscription (Apple's stages take a late subscription
+    /// as if nothing had happened) and once ended it does nothing and returns `nil`.
+    @inlinable
+    mutating func terminateIfSubscribed() -> (any Subscription)? {
+        guard case .subscribed = self else { return nil }
+        return terminate()
+    }
+
+    /// Ends the stage for an upstream completion: whether the completion goes on (only one that
+    /// arrives while subscribed does).
+    @inlinable
+    mutating func endIfSubscribed() -> Bool {
+        guard case .subscribed = self else { return false }
+        self = .terminal
+        return true
+    }
+}

@@ -159,12 +159,7 @@ extension Publishers.TryMap {
             if failed { return }
             // Only a completion while subscribed goes on, as Apple's stage does: one ahead of the
             // subscription, or after a completion or a cancel, is dropped.
-            let forward = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            if forward { downstream.receive(completion: completion.eraseError) }
+            if status.withLock({ $0.endIfSubscribed() }) { downstream.receive(completion: completion.eraseError) }
         }
 
         @usableFromInline
@@ -175,10 +170,7 @@ extension Publishers.TryMap {
 
         @usableFromInline
         func cancel() {
-            status.withLock { status -> (any Subscription)? in
-                guard case .subscribed = status else { return nil }
-                return status.terminate()
-            }?.cancel()
+            status.withLock { $0.terminateIfSubscribed() }?.cancel()
         }
 
         @usableFromInline var description: String { "TryMap" }

@@ -85,10 +85,7 @@ extension Publishers.Output {
         /// The last value in range went out: cancel the upstream and finish.
         @usableFromInline
         func finish() {
-            let upstream = status.withLock { status -> (any Subscription)? in
-                guard case .subscribed = status else { return nil }
-                return status.terminate()
-            }
+            let upstream = status.withLock { $0.terminateIfSubscribed() }
             // Ahead of the subscription, or after a completion or a cancel, nothing is sent.
             guard let upstream else { return }
             upstream.cancel()
@@ -97,12 +94,7 @@ extension Publishers.Output {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let forward = status.withLock { status -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                return true
-            }
-            if forward { downstream.receive(completion: completion) }
+            if status.withLock({ $0.endIfSubscribed() }) { downstream.receive(completion: completion) }
         }
 
         @usableFromInline
@@ -113,10 +105,7 @@ extension Publishers.Output {
 
         @usableFromInline
         func cancel() {
-            status.withLock { status -> (any Subscription)? in
-                guard case .subscribed = status else { return nil }
-                return status.terminate()
-            }?.cancel()
+            status.withLock { $0.terminateIfSubscribed() }?.cancel()
         }
 
         @usableFromInline var description: String { "Output" }
