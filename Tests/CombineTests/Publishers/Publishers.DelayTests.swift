@@ -95,18 +95,6 @@ struct PublishersDelayTests {
     /// Spec §21: a scheduled delivery keeps the subscriber alive until it runs; a cancel in
     /// between stops the delivery only.
     @Test func scheduledDeliveryKeepsTheSubscriberUntilItRuns() {
-        let scheduler = TestScheduler()
-        let upstream = TestUpstream<Int, Never>()
-        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
-        do {
-            let subscriber = TrackingSubscriber<Int, Never>()
-            weakSubscriber = subscriber
-            upstream.delay(for: 5, scheduler: scheduler).subscribe(subscriber)
-            upstream.send(42)
-            subscriber.cancel()
-        }
-        #expect(weakSubscriber != nil)
-        scheduler.advance(by: 5)
-        #expect(weakSubscriber == nil)
+        expectScheduledDeliveryKeepsTheSubscriberUntilItRuns { $0.delay(for: 5, scheduler: $1) }
     }
 }

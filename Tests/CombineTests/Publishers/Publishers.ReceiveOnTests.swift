@@ -95,21 +95,6 @@ struct PublishersReceiveOnTests {
         #expect(values == Array(1...1000))
     }
 
-    @Test func releasesEverythingAfterCancel() {
-        let scheduler = TestScheduler()
-        let upstream = TestUpstream<Int, Never>()
-        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
-        do {
-            let subscriber = TrackingSubscriber<Int, Never>()
-            weakSubscriber = subscriber
-            upstream.receive(on: scheduler).subscribe(subscriber)
-            upstream.send(1)
-            subscriber.cancel()
-        }
-        scheduler.advance()
-        #expect(weakSubscriber == nil)
-    }
-
     // MARK: ImmediateScheduler (lock-free stage)
 
     @Test func immediateForwardsDemandAndReturnedDemandUpstream() {
@@ -251,18 +236,6 @@ struct PublishersReceiveOnTests {
     /// Spec §21: a queued delivery keeps the subscriber alive until it runs; the cancel stops the
     /// delivery, not the retention.
     @Test func queuedDeliveryKeepsTheSubscriberUntilItRuns() {
-        let scheduler = TestScheduler()
-        let upstream = TestUpstream<Int, Never>()
-        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
-        do {
-            let subscriber = TrackingSubscriber<Int, Never>()
-            weakSubscriber = subscriber
-            upstream.receive(on: scheduler).subscribe(subscriber)
-            upstream.send(42)
-            subscriber.cancel()
-        }
-        #expect(weakSubscriber != nil)
-        scheduler.run()
-        #expect(weakSubscriber == nil)
+        expectScheduledDeliveryKeepsTheSubscriberUntilItRuns { $0.receive(on: $1) }
     }
 }
