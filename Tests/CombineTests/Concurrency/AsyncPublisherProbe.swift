@@ -16,10 +16,13 @@ final class AsyncProbePublisher<Output, Failure: Error>: Publisher, @unchecked S
     private var attach: (() -> Void)?
     private var _subscription: RecordingSubscription?
     private var _subscribed = 0
-    /// The last subscriber, weakly, to check that it is released.
-    weak var weakSubscriber: AnyObject?
+    private weak var _weakSubscriber: AnyObject?
+    private weak var _weakSubscription: RecordingSubscription?
+    /// The last subscriber, weakly, to check that it is released. Read under the lock, like every
+    /// field here: the test reads it from another thread than the one that subscribed.
+    var weakSubscriber: AnyObject? { lock.withLock { _weakSubscriber } }
     /// The last subscription, weakly.
-    weak var weakSubscription: RecordingSubscription?
+    var weakSubscription: RecordingSubscription? { lock.withLock { _weakSubscription } }
 
     init(deferSubscription: Bool = false) {
         self.deferSubscription = deferSubscription
@@ -33,8 +36,8 @@ final class AsyncProbePublisher<Output, Failure: Error>: Publisher, @unchecked S
             finish = { subscriber.receive(completion: $0) }
             attach = { subscriber.receive(subscription: subscription) }
             _subscription = subscription
-            weakSubscriber = subscriber as AnyObject
-            weakSubscription = subscription
+            _weakSubscriber = subscriber as AnyObject
+            _weakSubscription = subscription
         }
         if !deferSubscription { attachNow() }
     }
