@@ -28,7 +28,7 @@ import Darwin
 // while calling out. A subscriber's handshake (`receive(subscription:)`) runs with the role held by the
 // subscribing thread when it can, so what the subscriber asks for there arrives at once too.
 //
-// The role is one bit of an atomic word. With a subscriber list that has not changed and no job
+// The role is an `AtomicDeliveryRole`. With a subscriber list that has not changed and no job
 // waiting, a PassthroughSubject send costs one compare-and-swap to take the role and one to give
 // it back, whatever the number of subscribers: subscribers with unlimited demand are called
 // without any further atomic read-modify-write or reference counting. Everything else (finite
@@ -36,9 +36,9 @@ import Darwin
 // conduit's bookkeeping, so a subscription costs no lock of its own.
 //
 // A CurrentValueSubject also keeps its current value here, outside the mutex, so that a send costs
-// the same two compare-and-swaps: the one that takes the role also sets `writingFlag`, which
-// freezes the flags while the value is replaced (everyone else who changes them waits for the bit
-// to clear), so the sender clears it again with a plain store. Readers of the value announce
+// the same two compare-and-swaps: the one that takes the role also raises the role's writing
+// flag, which freezes the role's word while the value is replaced (everyone else who changes it
+// waits for the flag to clear), so the sender clears it again with a plain store. Readers of the value announce
 // themselves in `readers` and back off while a writer holds the bit; a writer waits for the
 // readers it finds. Both waits last for one copy of the value, never for user code: the replaced
 // value is released when its send returns.
@@ -100,26 +100,16 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @usableFromInline
     let state: LockedState<State>
 
-    /// Bits of `flags`; the others hold the emitter's ``currentThreadToken()``.
-    @usableFromInline static var emittingFlag: UInt { 1 }
-    @usableFromInline static var attentionFlag: UInt { 2 }
-    @usableFromInline static var writingFlag: UInt { 4 }
-    @usableFromInline static var flagBits: UInt { 7 }
-
-    /// `emittingFlag` while a thread holds the emitter role, with that thread's token in the
-    /// bits above `flagBits` (a thread that finds its own token here holds the role). A lock-free
-    /// taker takes the role first and stores its token right after (the call that reads the token
-    /// would otherwise delay the compare-and-swap); the word is frozen until then, like while
-    /// `writingFlag` is set (see ``isFrozen(_:)``). `attentionFlag` (set under the mutex) when the
-    /// emitter must take the mutex before giving the role back: a job is queued, the list changed,
-    /// or subscribers wait to be released. Without an emitter, whoever sets `attentionFlag` settles
-    /// it before leaving the mutex, so `0` means "free and up to date".
+    /// The emitter role. Its attention flag is raised under the mutex when the emitter must take
+    /// the mutex before giving the role back: a job is queued, the list changed, or subscribers
+    /// wait to be released. Without an emitter, whoever raises it settles it before leaving the
+    /// mutex, so a free role is always `0`: free and up to date.
     @usableFromInline
-    let flags = Atomic<UInt>(0)
+    let role = AtomicDeliveryRole()
 
     /// A CurrentValueSubject's current value (`nil` for the other subjects). Written only while
-    /// the writer holds `writingFlag` and no reader is counted in `readers`; read only by a
-    /// reader counted there while the flag is clear (see ``readCurrent()``).
+    /// the writer holds the role's writing flag and no reader is counted in `readers`; read only
+    /// by a reader counted there while the flag is clear (see ``readCurrent()``).
     @exclusivity(unchecked) @usableFromInline
     var currentValue: Output?
 
@@ -204,73 +194,25 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     }
 
     /// Under the mutex: takes the emitter role if nobody holds it, or finds that the calling
-    /// thread holds it; otherwise leaves `attentionFlag` set for the emitter (the caller then
-    /// queues its job).
+    /// thread holds it; otherwise leaves the attention flag raised for the emitter (the caller
+    /// then queues its job).
     @inlinable
     func takeRoleLocked(_ state: inout State) -> Grant {
-        // Without lock-free takers, a role found free under the mutex needs no read-modify-write.
-        if sendsWithoutLock || flags.load(ordering: .acquiring) != 0 {
-            let before = raiseAttentionLocked()
-            if before & Self.emittingFlag != 0 {
-                return before & ~Self.flagBits == currentThreadToken() ? .nested : .busy
-            }
-        }
-        refreshLocked(&state)
-        flags.store(currentThreadToken() | Self.emittingFlag, ordering: .releasing)
-        return .taken
+        let grant = role.claimLocked(racingLockFreeTakers: sendsWithoutLock)
+        if grant == .taken { refreshLocked(&state) }
+        return grant
     }
 
-    /// Sets `attentionFlag` under the mutex and returns the flags as they were.
+    /// Raises the attention flag under the mutex and returns the role's word as it was.
     @inlinable
     func raiseAttentionLocked() -> UInt {
-        raiseLocked(Self.attentionFlag)
-    }
-
-    /// Sets `flag` under the mutex and returns the flags as they were. Waits while the word is
-    /// frozen: its holder will overwrite it with a plain store.
-    @inlinable
-    func raiseLocked(_ flag: UInt) -> UInt {
-        var current = flags.load(ordering: .relaxed)
-        while true {
-            if Self.isFrozen(current) {
-                spinBriefly()
-                current = flags.load(ordering: .relaxed)
-                continue
-            }
-            let (exchanged, original) = flags.compareExchange(
-                expected: current, desired: current | flag, ordering: .sequentiallyConsistent)
-            if exchanged { return current }
-            current = original
-        }
-    }
-
-    /// Whether only the holder may change `word` now: a CurrentValueSubject sender is replacing the
-    /// value, or a lock-free taker has not stored its token yet.
-    @inlinable @inline(__always)
-    static func isFrozen(_ word: UInt) -> Bool {
-        word & writingFlag != 0 || (word & emittingFlag != 0 && word & ~flagBits == 0)
-    }
-
-    /// Takes the role without the mutex when it is free and nothing needs attention. Only for
-    /// dispatchers made with `sendsWithoutLock`.
-    @inlinable
-    func tryTakeRoleFast() -> Bool {
-        guard flags.compareExchange(expected: 0, desired: Self.emittingFlag, ordering: .acquiring).exchanged else {
-            return false
-        }
-        flags.store(currentThreadToken() | Self.emittingFlag, ordering: .relaxed)
-        return true
+        role.raiseLocked(AtomicDeliveryRole.attentionFlag)
     }
 
     /// Gives the role back, first running every queued job.
     @inlinable
     func giveBackRole() {
-        // Only the holder changes the token bits, so this load tells which word to expect when
-        // nothing needs attention.
-        let held = flags.load(ordering: .relaxed) & ~Self.flagBits | Self.emittingFlag
-        if flags.compareExchange(expected: held, desired: 0, ordering: .releasing).exchanged {
-            return
-        }
+        if role.tryGiveBackWithoutLock() { return }
         drain()
     }
 
@@ -295,7 +237,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
                     return job
                 }
                 swap(&released, &state.released)
-                flags.store(0, ordering: .releasing)
+                role.storeLocked(0)
                 return nil
             }
             guard let job else {
@@ -362,7 +304,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// without `afterValue` (PassthroughSubject, ObservableObjectPublisher).
     @inlinable
     func send(_ value: Output) {
-        if tryTakeRoleFast() {
+        if role.tryTakeWithoutLock() {
             deliverToPublished(value)
             giveBackRole()
             return
@@ -445,15 +387,13 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     func readCurrent() -> Output {
         while true {
             readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            if flags.load(ordering: .sequentiallyConsistent) & Self.writingFlag == 0 {
+            if !role.isWriting {
                 let value = currentValue.unsafelyUnwrapped
                 readers.wrappingSubtract(1, ordering: .releasing)
                 return value
             }
             readers.wrappingSubtract(1, ordering: .releasing)
-            while flags.load(ordering: .acquiring) & Self.writingFlag != 0 {
-                spinBriefly()
-            }
+            role.waitWhileWriting()
         }
     }
 
@@ -465,16 +405,14 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable
     func sendReplacingCurrent(_ value: Output, evenAfterCompletion: Bool = false) {
         var previous: Output?
-        if flags.compareExchange(
-            expected: 0, desired: Self.emittingFlag | Self.writingFlag, ordering: .sequentiallyConsistent
-        ).exchanged {
+        if role.tryTakeForWritingWithoutLock() {
             // The token goes in when the writing bit is cleared; the word is frozen until then.
-            let held = currentThreadToken() | Self.emittingFlag
+            let held = AtomicDeliveryRole.heldByCurrentThread()
             if completedByEmitter {
                 if evenAfterCompletion {
                     previous = replaceCurrent(value, restoring: held)
                 } else {
-                    flags.store(held, ordering: .releasing)
+                    role.endWriting(storing: held)
                 }
                 giveBackRole()
                 withExtendedLifetime(previous) {}
@@ -492,11 +430,11 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         let grant = state.withLock { state -> Grant? in
             guard state.completion == nil else {
                 if evenAfterCompletion {
-                    previous = replaceCurrent(value, restoring: raiseLocked(Self.writingFlag))
+                    previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
                 }
                 return nil
             }
-            previous = replaceCurrent(value, restoring: raiseLocked(Self.writingFlag))
+            previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
             return takeRoleOrQueueLocked(&state, .value(value), nestedList: &nestedList, ticket: &ticket)
         }
         deliver(value, grant, nestedList, ticket)
@@ -504,8 +442,8 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     }
 
     /// Stores `value` as the current value once the readers present have left, then clears
-    /// `writingFlag` by storing `flags` (frozen while the flag is set) as `restoring`. Returns the
-    /// replaced value for the caller to release afterwards.
+    /// the writing flag by storing `restoring` as the role's word (frozen while the flag is set).
+    /// Returns the replaced value for the caller to release afterwards.
     @inlinable
     func replaceCurrent(_ value: Output, restoring: UInt) -> Output? {
         while readers.load(ordering: .sequentiallyConsistent) != 0 {
@@ -513,7 +451,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
         var replaced: Output? = value
         swap(&replaced, &currentValue)
-        flags.store(restoring, ordering: .releasing)
+        role.endWriting(storing: restoring)
         return replaced
     }
 
@@ -621,7 +559,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @inlinable @discardableResult
     func changeLocked(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) -> Bool {
         let before = raiseAttentionLocked()
-        if before & Self.emittingFlag != 0 {
+        if before & AtomicDeliveryRole.heldFlag != 0 {
             change(&state.conduits)
             state.stale = true
             return true
@@ -629,7 +567,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         change(&state.conduits)
         state.stale = false
         publish(state.conduits)
-        flags.store(0, ordering: .releasing)
+        role.storeLocked(0)
         return false
     }
 
@@ -643,7 +581,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
             emitting = changeLocked(&state) { _ = $0.remove(at: index) }
         } else {
-            emitting = flags.load(ordering: .acquiring) & Self.emittingFlag != 0
+            emitting = role.isHeld
         }
         if emitting {
             state.released.append(conduit)
@@ -652,12 +590,4 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
         return true
     }
-}
-
-/// Lets another thread finish the few instructions a waiter waits for (a copy of a value).
-@usableFromInline
-func spinBriefly() {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Bionic) || canImport(Darwin)
-    sched_yield()
-    #endif
 }

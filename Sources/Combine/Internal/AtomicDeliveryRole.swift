@@ -1,0 +1,176 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// ``DeliveryRole`` kept in an atomic word, for the owners whose uncontended delivery takes the
+/// role without their lock: the subjects (a `send` to subscribers whose demand is unlimited) and
+/// `flatMap` (an inner value while the operator is open, nothing is queued and the demand is
+/// unlimited). Everything else still claims the role under the owner's lock, with the same three
+/// answers as ``DeliveryRole/claim()``, and a busy caller waits with ``DeliveryTickets``.
+///
+/// The word holds the holder's ``currentThreadToken()`` above three flag bits:
+/// - ``heldFlag``: a thread holds the role. Its token is in the upper bits, except for a moment
+///   after a lock-free take: the taker stores its token right after its compare-and-swap (reading
+///   the token first would delay the compare-and-swap), and the word is *frozen* until then.
+/// - ``attentionFlag``: set under the owner's lock. While the role is held, it makes the holder's
+///   lock-free give-back fail, so the holder comes back through the lock and sees what changed (a
+///   queued job, a changed subscriber list). While the role is free, it makes the next lock-free
+///   take fail (flatMap keeps it set while the downstream's demand is finite).
+/// - ``writingFlag``: a `CurrentValueSubject` sender is replacing the current value; the word is
+///   frozen until it clears the flag.
+///
+/// `0` therefore means "free, and a lock-free taker may take it". Only the holder changes the
+/// token bits; a frozen word is changed only by its holder, with a plain store, so everyone else
+/// who changes the word (under the owner's lock) waits while it is frozen, which lasts a few
+/// instructions, never user code.
+@usableFromInline
+struct AtomicDeliveryRole: ~Copyable {
+    @usableFromInline static var heldFlag: UInt { 1 }
+    @usableFromInline static var attentionFlag: UInt { 2 }
+    @usableFromInline static var writingFlag: UInt { 4 }
+    @usableFromInline static var flagBits: UInt { 7 }
+
+    @usableFromInline
+    let word = Atomic<UInt>(0)
+
+    @inlinable
+    init() {}
+
+    /// The word as it is now, for a caller that only looks (a relaxed load).
+    @inlinable @inline(__always)
+    var current: UInt { word.load(ordering: .relaxed) }
+
+    /// Whether a thread holds the role (an acquiring load).
+    @inlinable @inline(__always)
+    var isHeld: Bool { word.load(ordering: .acquiring) & Self.heldFlag != 0 }
+
+    /// The word a holder on the calling thread stores: its token with ``heldFlag``.
+    @inlinable @inline(__always)
+    static func heldByCurrentThread() -> UInt {
+        currentThreadToken() | heldFlag
+    }
+
+    /// Whether only the holder may change `word` now: a writer is replacing a current value, or a
+    /// lock-free taker has not stored its token yet.
+    @inlinable @inline(__always)
+    static func isFrozen(_ word: UInt) -> Bool {
+        word & writingFlag != 0 || (word & heldFlag != 0 && word & ~flagBits == 0)
+    }
+
+    /// Tells, from a word in which ``heldFlag`` is set, whether the calling thread is the holder.
+    @inlinable @inline(__always)
+    static func claim(whenHeld word: UInt) -> DeliveryRole.Claim {
+        word & ~flagBits == currentThreadToken() ? .nested : .busy
+    }
+
+    // MARK: Without the owner's lock
+
+    /// Takes the role when the word is `0`, then stores the taker's token.
+    @inlinable @inline(__always)
+    func tryTakeWithoutLock() -> Bool {
+        guard word.compareExchange(expected: 0, desired: Self.heldFlag, ordering: .acquiring).exchanged else {
+            return false
+        }
+        word.store(Self.heldByCurrentThread(), ordering: .relaxed)
+        return true
+    }
+
+    /// Takes the role and the right to write a current value when the word is `0`. The word stays
+    /// frozen until the writer calls ``endWriting(storing:)``.
+    @inlinable @inline(__always)
+    func tryTakeForWritingWithoutLock() -> Bool {
+        word.compareExchange(
+            expected: 0, desired: Self.heldFlag | Self.writingFlag, ordering: .sequentiallyConsistent
+        ).exchanged
+    }
+
+    /// Whether a writer is replacing the current value now (for the value's readers).
+    @inlinable @inline(__always)
+    var isWriting: Bool { word.load(ordering: .sequentiallyConsistent) & Self.writingFlag != 0 }
+
+    /// Waits until no writer is replacing the current value.
+    @inlinable
+    func waitWhileWriting() {
+        while word.load(ordering: .acquiring) & Self.writingFlag != 0 {
+            spinBriefly()
+        }
+    }
+
+    /// Clears ``writingFlag`` by storing `restored`, which the writer read when it raised the flag
+    /// (or ``heldByCurrentThread()`` after ``tryTakeForWritingWithoutLock()``).
+    @inlinable @inline(__always)
+    func endWriting(storing restored: UInt) {
+        word.store(restored, ordering: .releasing)
+    }
+
+    /// Gives the role back without the lock when nothing needs attention. Returns `false` when
+    /// ``attentionFlag`` is set: the holder then comes back through the lock.
+    @inlinable @inline(__always)
+    func tryGiveBackWithoutLock() -> Bool {
+        // Only the holder changes the token bits, so this load tells which word to expect.
+        let held = word.load(ordering: .relaxed) & ~Self.flagBits | Self.heldFlag
+        return word.compareExchange(expected: held, desired: 0, ordering: .releasing).exchanged
+    }
+
+    // MARK: Under the owner's lock
+
+    /// Claims the role under the owner's lock: takes it when it is free (the caller then holds it,
+    /// and nothing needs attention), or leaves ``attentionFlag`` set for the thread that holds it
+    /// and says whether that is the calling thread. `racingLockFreeTakers`: whether lock-free
+    /// takers may take the role at the same time; without them, a role found free under the lock
+    /// is taken with a plain store instead of a read-modify-write.
+    @inlinable
+    func claimLocked(racingLockFreeTakers: Bool) -> DeliveryRole.Claim {
+        if racingLockFreeTakers || word.load(ordering: .acquiring) != 0 {
+            let before = raiseLocked(Self.attentionFlag)
+            if before & Self.heldFlag != 0 {
+                return Self.claim(whenHeld: before)
+            }
+        }
+        word.store(Self.heldByCurrentThread(), ordering: .releasing)
+        return .taken
+    }
+
+    /// Sets `flag` and returns the word as it was, waiting while the word is frozen (its holder
+    /// will overwrite it with a plain store).
+    @inlinable
+    func raiseLocked(_ flag: UInt) -> UInt {
+        var current = word.load(ordering: .relaxed)
+        while true {
+            if Self.isFrozen(current) {
+                spinBriefly()
+                current = word.load(ordering: .relaxed)
+                continue
+            }
+            let (exchanged, original) = word.compareExchange(
+                expected: current, desired: current | flag, ordering: .sequentiallyConsistent)
+            if exchanged { return current }
+            current = original
+        }
+    }
+
+    /// Stores `newWord`, by the holder or while the role is free and every flag was set under the
+    /// lock (so no lock-free taker can be taking it): gives the role back (`0`, or
+    /// ``attentionFlag`` to keep lock-free takers out), or takes it (``heldByCurrentThread()``).
+    @inlinable @inline(__always)
+    func storeLocked(_ newWord: UInt) {
+        word.store(newWord, ordering: .releasing)
+    }
+}
+
+/// Lets another thread finish the few instructions a waiter waits for (a copy of a value, the
+/// store that ends a frozen word).
+@usableFromInline
+func spinBriefly() {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Bionic) || canImport(Darwin)
+    sched_yield()
+    #endif
+}
