@@ -6,7 +6,9 @@ extension Publishers {
     ///
     /// A subscriber that attaches after everyone cancelled connects it again. Subscribers that
     /// end with a completion (rather than a cancel) still count as attached, so a finished
-    /// upstream is not connected a second time by a late subscriber.
+    /// upstream is not connected a second time by a late subscriber. As with Apple's, every
+    /// `cancel()` call on a subscription counts one subscriber gone, so a subscription cancelled
+    /// twice can disconnect while another subscriber is still attached.
     public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
         /// The values of the connectable upstream, which is connected when the first subscriber arrives.
         public typealias Output = Upstream.Output

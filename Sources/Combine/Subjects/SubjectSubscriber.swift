@@ -15,8 +15,10 @@ import TributaryLocks
 /// Its edges are Apple's (spec §18, §8): values and completions that arrive before the
 /// subscription are ignored; a second subscription is ignored, not cancelled; a `cancel()` before
 /// the subscription does nothing, so a subscription arriving later is taken as if it had not
-/// happened; and the upstream subscription is kept while the completion is being delivered, so
-/// that a cancel made meanwhile still reaches it.
+/// happened. Unlike Apple's, it lets go of the upstream subscription at the completion, before
+/// the subject hears of it, so nothing it is asked afterwards (a cancel from a subscriber tidying
+/// up in its completion handler) reaches the finished upstream: `DifferentialTests/deviations.md`,
+/// keep-multicast-upstream-release.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -69,11 +71,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     func receive(completion: Subscribers.Completion<Failure>) {
         // Before the subscription `open` is still false: the completion is ignored.
         guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        subject?.send(completion: completion)
-        // The upstream subscription is let go of only once the subject has heard, as Apple's
-        // does: a cancel made while the completion is delivered (`share` disconnects when its
-        // last subscriber goes) still reaches it. A cancel after this does nothing.
+        // The finished upstream's subscription is released without a cancel, before the subject
+        // hears of the completion (see the type's comment).
         _ = upstream.withLock { $0.terminate() }
+        subject?.send(completion: completion)
     }
 
     @inlinable

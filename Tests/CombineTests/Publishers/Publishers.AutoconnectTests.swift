@@ -57,13 +57,20 @@ struct AutoconnectTests {
         #expect(auto.upstream === upstream)
     }
 
-    @Test func disconnectsWhenTheLastSubscriberCancels() {
+    /// Two subscribers attached to an `autoconnect` over a counting connectable publisher.
+    private func attachTwo() -> (CountingConnectable, Publishers.Autoconnect<CountingConnectable>,
+                                 TrackingSubscriber<Int, Never>, TrackingSubscriber<Int, Never>) {
         let upstream = CountingConnectable()
         let auto = upstream.autoconnect()
         let first = TrackingSubscriber<Int, Never>()
         let second = TrackingSubscriber<Int, Never>()
         auto.subscribe(first)
         auto.subscribe(second)
+        return (upstream, auto, first, second)
+    }
+
+    @Test func disconnectsWhenTheLastSubscriberCancels() {
+        let (upstream, auto, first, second) = attachTwo()
         first.cancel()
         #expect(upstream.disconnects == 0)
         second.cancel()
@@ -75,12 +82,7 @@ struct AutoconnectTests {
     @Test func everyCancelUncountsASubscriber() throws {
         // Spec §5: Apple's wrapper uncounts a subscriber on every `cancel()`, so one subscriber
         // cancelling twice disconnects although another is still attached.
-        let upstream = CountingConnectable()
-        let auto = upstream.autoconnect()
-        let first = TrackingSubscriber<Int, Never>()
-        let second = TrackingSubscriber<Int, Never>()
-        auto.subscribe(first)
-        auto.subscribe(second)
+        let (upstream, _, first, _) = attachTwo()
         let subscription = try #require(first.subscription)
         subscription.cancel()
         #expect(upstream.disconnects == 0)
