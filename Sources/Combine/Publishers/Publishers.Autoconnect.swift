@@ -6,7 +6,9 @@ extension Publishers {
     ///
     /// A subscriber that attaches after everyone cancelled connects it again. Subscribers that
     /// end with a completion (rather than a cancel) still count as attached, so a finished
-    /// upstream is not connected a second time by a late subscriber.
+    /// upstream is not connected a second time by a late subscriber. As with Apple's, every
+    /// `cancel()` call on a subscription counts one subscriber gone, so a subscription cancelled
+    /// twice can disconnect while another subscriber is still attached.
     public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
         /// The values of the connectable upstream, which is connected when the first subscriber arrives.
         public typealias Output = Upstream.Output
@@ -111,22 +113,21 @@ extension Publishers.Autoconnect {
         }
     }
 
-    /// One subscriber's stage: it forwards everything and tells the parent when the
-    /// subscriber cancels. It is transparent in debugging output: its description is the
-    /// upstream subscription's.
+    /// One subscriber's stage, attached to the upstream: it forwards every event as it comes,
+    /// with no state of its own, and hands the subscriber a ``Link`` in place of each upstream
+    /// subscription.
+    ///
+    /// The subscriber is held here and not by the link, so the usual cycle (the subscriber keeps
+    /// its subscription) does not keep it alive: once the upstream lets go of this stage (the
+    /// multicast stage does at a cancel or a completion), the subscriber goes too, as Apple's.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, RelayStage, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: Subscriber
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let parent: Publishers.Autoconnect<Upstream>
-        @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
-        @usableFromInline let name = LockedState("Autoconnect")
-
-        /// Apple ignores `request(.none)` on this subscription: no trap, nothing forwarded.
-        @usableFromInline static var ignoresZeroRequest: Bool { true }
 
         @usableFromInline
         init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
@@ -136,10 +137,7 @@ extension Publishers.Autoconnect {
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            guard acceptUpstream(subscription) else { return }
-            let described = String(describing: subscription)
-            name.withLock { $0 = described }
-            downstream.receive(subscription: self)
+            downstream.receive(subscription: Link(upstream: subscription, parent: parent))
         }
 
         @inlinable
@@ -149,25 +147,44 @@ extension Publishers.Autoconnect {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if endUnlessTerminal() { downstream.receive(completion: completion) }
+            downstream.receive(completion: completion)
+        }
+    }
+
+    /// What the subscriber holds: the upstream subscription, passed through, plus the count of
+    /// subscribers. It shows itself as the upstream subscription does, description and
+    /// `combineIdentifier` alike (spec §5, §28), with no mirror of its own.
+    @usableFromInline
+    final class Link: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible {
+        @usableFromInline let upstream: any Subscription
+        @usableFromInline let parent: Publishers.Autoconnect<Upstream>
+
+        @usableFromInline
+        init(upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
+            self.upstream = upstream
+            self.parent = parent
         }
 
         @usableFromInline
-        func cancel() {
-            let live = status.withLock { status -> (Bool, (any Subscription)?) in
-                if status.isTerminal { return (false, nil) }
-                return (true, status.terminate())
-            }
-            guard live.0 else { return }
-            live.1?.cancel()
-            parent.subscriberCancelled()
+        func request(_ demand: Subscribers.Demand) {
+            // Apple ignores `request(.none)` on this subscription (spec §11): no trap, nothing
+            // forwarded.
+            guard demand > 0 else { return }
+            upstream.request(demand)
         }
 
-        @usableFromInline static var operatorName: String { "Autoconnect" }
+        /// As Apple's: every call uncounts a subscriber, then passes the cancel on (spec §5).
+        @usableFromInline
+        func cancel() {
+            parent.subscriberCancelled()
+            upstream.cancel()
+        }
 
-        @usableFromInline var description: String { name.withLock { $0 } }
+        @usableFromInline var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
 
-        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> { ["downstream": downstream] }
+        @usableFromInline var description: String { String(describing: upstream) }
+
+        @usableFromInline var playgroundDescription: Any { description }
     }
 }
 

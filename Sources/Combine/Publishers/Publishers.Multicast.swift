@@ -104,7 +104,7 @@ extension Publishers.Multicast {
         }
 
         @usableFromInline var phase: Phase = .awaitingSubscription
-        /// The subscriber, until a cancel lets go of it.
+        /// The subscriber, until a cancel or the completion lets go of it.
         @usableFromInline var downstream: Downstream?
 
         @inlinable init(downstream: Downstream) { self.downstream = downstream }
@@ -112,7 +112,8 @@ extension Publishers.Multicast {
 
     /// One subscriber's stage between the subject and the subscriber. As Apple's, it returns
     /// `.none` for every value and asks the subject's subscription for the subscriber's answer,
-    /// ignores extra subscriptions and `request(.none)`, and lets go of the subscriber on cancel.
+    /// ignores extra subscriptions and `request(.none)`, and lets go of the subscriber on cancel
+    /// and on completion.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -151,10 +152,12 @@ extension Publishers.Multicast {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            // The subscriber is let go of with the completion, as Apple's stage does: it usually
+            // holds this subscription, and the pair would otherwise keep each other alive.
             let downstream: Downstream? = state.withLock { state in
                 guard case .subscribed = state.phase else { return nil }
                 state.phase = .terminal
-                return state.downstream
+                return state.downstream.take()
             }
             downstream?.receive(completion: completion)
         }

@@ -11,6 +11,14 @@ import TributaryLocks
 /// The subject is held weakly: the subject keeps this stage among its upstream subscriptions, so a
 /// strong reference back would be a cycle that outlives cancellation. A subject nobody else holds
 /// has no subscribers and nobody to read it, so losing it loses nothing.
+///
+/// Its edges are Apple's (spec §18, §8): values and completions that arrive before the
+/// subscription are ignored; a second subscription is ignored, not cancelled; a `cancel()` before
+/// the subscription does nothing, so a subscription arriving later is taken as if it had not
+/// happened. Unlike Apple's, it lets go of the upstream subscription at the completion, before
+/// the subject hears of it, so nothing it is asked afterwards (a cancel from a subscriber tidying
+/// up in its completion handler) reaches the finished upstream: `DifferentialTests/deviations.md`,
+/// keep-multicast-upstream-release.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -26,9 +34,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline
     let upstream = LockedState<SubscriptionStatus>(.awaitingSubscription)
 
-    /// Set once on completion or cancel; read without a lock on the value path.
+    /// Whether values and a completion go on to the subject: set when the subscription arrives,
+    /// cleared by the completion or a cancel; read without a lock on the value path.
     @usableFromInline
-    let terminated = Atomic<Bool>(false)
+    let open = Atomic<Bool>(false)
 
     @inlinable
     init(_ subject: Downstream) {
@@ -37,17 +46,22 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = upstream.withLock { $0.accept(subscription) }
-        guard accepted else {
-            subscription.cancel()
-            return
+        // A second subscription, one after a cancel, or one arriving when the subject is gone
+        // (nobody can read it) is ignored without a cancel and not kept, as Apple's. `open`
+        // changes under the lock, so a cancel racing this call cannot be undone by it.
+        guard let subject else { return }
+        let accepted = upstream.withLock { status in
+            guard status.accept(subscription) else { return false }
+            open.store(true, ordering: .releasing)
+            return true
         }
-        subject?.send(subscription: self)
+        guard accepted else { return }
+        subject.send(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        if !terminated.load(ordering: .acquiring) {
+        if open.load(ordering: .acquiring) {
             subject?.send(input)
         }
         return .none
@@ -55,7 +69,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Before the subscription `open` is still false: the completion is ignored.
+        guard open.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        // The finished upstream's subscription is released without a cancel, before the subject
+        // hears of the completion (see the type's comment).
         _ = upstream.withLock { $0.terminate() }
         subject?.send(completion: completion)
     }
@@ -68,15 +85,29 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func cancel() {
-        guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        upstream.withLock { $0.terminate() }?.cancel()
+        // Ahead of the subscription this does nothing, as Apple's: a late subscription is taken.
+        let subscription = upstream.withLock { status in
+            defer { open.store(false, ordering: .releasing) }
+            return status.terminateIfSubscribed()
+        }
+        subscription?.cancel()
     }
 
     @usableFromInline
     var description: String { "Subject" }
 
+    /// Apple's labels (spec §28): the subject twice, as the downstream and by name, and the
+    /// upstream subscription, `nil` before it arrives and after a cancel.
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["subject": subject as Any]) }
+    var customMirror: Mirror {
+        let subject = subject
+        let subscription = upstream.withLock { $0.subscription }
+        return Mirror(self, children: [
+            "downstreamSubject": subject as Any,
+            "upstreamSubscription": subscription as Any,
+            "subject": subject as Any,
+        ])
+    }
 
     @usableFromInline
     var playgroundDescription: Any { description }

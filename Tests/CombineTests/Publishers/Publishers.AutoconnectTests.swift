@@ -24,6 +24,21 @@ private final class CountingConnectable: ConnectablePublisher, @unchecked Sendab
     }
 }
 
+/// A connectable publisher that hands every subscriber the same recording subscription at once.
+private final class HandingConnectable: ConnectablePublisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    let subscription = RecordingSubscription(name: "Handed")
+    var subscribers: [AnySubscriber<Int, Never>] = []
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscribers.append(AnySubscriber(subscriber))
+        subscriber.receive(subscription: subscription)
+    }
+
+    func connect() -> any Cancellable { AnyCancellable {} }
+}
+
 @Suite("Publishers.Autoconnect")
 struct AutoconnectTests {
     @Test func connectsOnFirstSubscriberOnly() {
@@ -42,20 +57,37 @@ struct AutoconnectTests {
         #expect(auto.upstream === upstream)
     }
 
-    @Test func disconnectsWhenTheLastSubscriberCancels() {
+    /// Two subscribers attached to an `autoconnect` over a counting connectable publisher.
+    private func attachTwo() -> (CountingConnectable, Publishers.Autoconnect<CountingConnectable>,
+                                 TrackingSubscriber<Int, Never>, TrackingSubscriber<Int, Never>) {
         let upstream = CountingConnectable()
         let auto = upstream.autoconnect()
         let first = TrackingSubscriber<Int, Never>()
         let second = TrackingSubscriber<Int, Never>()
         auto.subscribe(first)
         auto.subscribe(second)
-        first.cancel()
+        return (upstream, auto, first, second)
+    }
+
+    @Test func disconnectsWhenTheLastSubscriberCancels() {
+        let (upstream, auto, first, second) = attachTwo()
         first.cancel()
         #expect(upstream.disconnects == 0)
         second.cancel()
         #expect(upstream.disconnects == 1)
         auto.subscribe(TrackingSubscriber<Int, Never>())
         #expect(upstream.connects == 2)
+    }
+
+    @Test func everyCancelUncountsASubscriber() throws {
+        // Spec §5: Apple's wrapper uncounts a subscriber on every `cancel()`, so one subscriber
+        // cancelling twice disconnects although another is still attached.
+        let (upstream, _, first, _) = attachTwo()
+        let subscription = try #require(first.subscription)
+        subscription.cancel()
+        #expect(upstream.disconnects == 0)
+        subscription.cancel()
+        #expect(upstream.disconnects == 1)
     }
 
     @Test func subscriberCancellingAtOnceLeavesItDisconnected() {
@@ -103,7 +135,38 @@ struct AutoconnectTests {
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Multicast")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: Apple's wrapper has no mirror of its own.
+        #expect(!(subscription is CustomReflectable))
+    }
+
+    @Test func subscriptionPassesTheUpstreamsThrough() throws {
+        // Spec §5, §11: the wrapper reports the upstream subscription's description and
+        // identifier, ignores `request(.none)`, forwards other requests, and passes on every
+        // cancel.
+        let upstream = HandingConnectable()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.autoconnect().subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "Handed")
+        #expect(subscription.combineIdentifier == upstream.subscription.combineIdentifier)
+        subscription.request(.none)
+        subscription.request(.max(2))
+        #expect(upstream.subscription.requests == [.max(2)])
+        subscription.cancel()
+        subscription.cancel()
+        #expect(upstream.subscription.cancelCount == 2)
+    }
+
+    @Test func completionAndLaterEventsPassThrough() {
+        // Spec §5: no terminal state of its own; the subscriber is released with the stage.
+        let upstream = HandingConnectable()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .unlimited)
+        upstream.autoconnect().subscribe(subscriber)
+        let attached = upstream.subscribers[0]
+        attached.receive(completion: .finished)
+        #expect(attached.receive(4) == .none)
+        #expect(subscriber.completions == [.finished])
+        #expect(subscriber.values == [4])
     }
 
     @Test func cancelReachesTheUpstreamSubscription() {
@@ -113,6 +176,20 @@ struct AutoconnectTests {
         #expect(upstream.calls == [.request(.unlimited)])
         subscriber.cancel()
         #expect(upstream.calls == [.request(.unlimited), .cancel])
+    }
+
+    @Test func subscriberIsReleasedAtTheCancelEvenWhileItHoldsItsSubscription() {
+        // The subscriber keeps its subscription; Apple's chain still lets go of it at the cancel.
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        let multicast = TestUpstream<Int, Never>().multicast { PassthroughSubject<Int, Never>() }
+        let auto = multicast.autoconnect()
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            auto.subscribe(subscriber)
+            subscriber.subscription?.cancel()
+        }
+        #expect(weakSubscriber == nil)
     }
 
     @Test func releasedAfterCancel() {

@@ -162,6 +162,41 @@ struct MulticastTests {
         connection.cancel()
     }
 
+    @Test func subscriberIsReleasedAtTheCompletionEvenWhileItHoldsItsSubscription() {
+        // As Apple's stage, the multicast subscription lets go of its subscriber when the subject
+        // completes; the subscriber keeps its subscription, so holding on would be a cycle.
+        weak var weakSubscriber: TrackingSubscriber<Int, Boom>?
+        let upstream = TestUpstream<Int, Boom>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Boom>() }
+        let connection = multicast.connect()
+        do {
+            let subscriber = TrackingSubscriber<Int, Boom>()
+            weakSubscriber = subscriber
+            multicast.subscribe(subscriber)
+            upstream.send(completion: .failure(.boom))
+            #expect(subscriber.completions == [.failure(.boom)])
+            #expect(subscriber.subscription != nil)
+        }
+        #expect(weakSubscriber == nil)
+        withExtendedLifetime(connection) {}
+    }
+
+    @Test func eventsBeforeTheConnectionsSubscriptionAreIgnored() {
+        // Spec §8, §18: the subject connection ignores what arrives before its subscription.
+        let upstream = LateSubscriptionUpstream<Int, Boom>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Boom>() }
+        let subscriber = TrackingSubscriber<Int, Boom>()
+        multicast.subscribe(subscriber)
+        let connection = multicast.connect()
+        upstream.send(1)
+        upstream.send(completion: .failure(.boom))
+        #expect(subscriber.events == [.subscription("Multicast")])
+        upstream.send(subscription: RecordingSubscription())
+        upstream.send(2)
+        #expect(subscriber.values == [2])
+        withExtendedLifetime(connection) {}
+    }
+
     @Test func releasedAfterCancelAndDisconnect() {
         weak var weakSubscription: AnyObject?
         weak var weakMulticast: AnyObject?

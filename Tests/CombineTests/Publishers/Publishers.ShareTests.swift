@@ -163,7 +163,30 @@ struct ShareTests {
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Multicast")
         #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
-        #expect((subscription as? CustomReflectable)?.customMirror.children.map(\.label) == ["downstream"])
+        // Spec §28: autoconnect's wrapper has no mirror of its own.
+        #expect(!(subscription is CustomReflectable))
+    }
+
+    @Test func subscriberHoldingItsSubscriptionIsReleasedAtTheCancelAndAtTheCompletion() {
+        // Apple's chain lets go of the subscriber at either end, though it keeps its
+        // subscription; the upstream is cancelled when the last one goes (spec §5, §18).
+        let upstream = TestUpstream<Int, Never>()
+        let shared = upstream.share()
+        weak var cancelled: TrackingSubscriber<Int, Never>?
+        weak var completed: TrackingSubscriber<Int, Never>?
+        do {
+            let first = TrackingSubscriber<Int, Never>()
+            let second = TrackingSubscriber<Int, Never>()
+            cancelled = first
+            completed = second
+            shared.subscribe(first)
+            shared.subscribe(second)
+            first.subscription?.cancel()
+            upstream.send(completion: .finished)
+            #expect(second.completions == [.finished])
+        }
+        #expect(cancelled == nil)
+        #expect(completed == nil)
     }
 
     @Test func releasedWhenEveryoneCancels() {
