@@ -401,7 +401,8 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     }
 
     /// Accepts an inner value that could not take the lock-free path. `emitting` says whether
-    /// another thread (or this one, further up the stack) holds the emitter role.
+    /// the emitter role may be held (by another thread, by this one further up the stack, or
+    /// taken at any moment through the lock-free path).
     @inlinable
     mutating func receiveInner(_ value: Input, at index: Int, generation: Int, emitting: Bool) -> ValueDecision {
         // A replaced inner's values, and anything after a cancel or the completion, are dropped.

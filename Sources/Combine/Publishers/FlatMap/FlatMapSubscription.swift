@@ -307,14 +307,16 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         let (decision, emission, ticket) = state.withLock {
             machine -> (Machine.ValueDecision, Emission, DeliveryTickets.Ticket?) in
-            let emitting = flags.load(ordering: .relaxed) & Self.emittingFlag != 0
-            let decision = machine.receiveInner(value, at: index, generation: generation, emitting: emitting)
+            // Only a word of 0 lets this thread take the role with a plain store: with the fast
+            // bit set, another thread may take it at any moment without the mutex.
+            let busy = flags.load(ordering: .relaxed) != 0
+            let decision = machine.receiveInner(value, at: index, generation: generation, emitting: busy)
             switch decision {
             case .drop:
                 return (decision, .idle, nil)
             case .deliver:
-                // This thread takes the role to deliver its own value (nobody holds it: the
-                // machine checked).
+                // This thread takes the role to deliver its own value: the word was 0, and
+                // nobody changes a 0 word without the mutex.
                 emitterToken.store(currentThreadToken(), ordering: .relaxed)
                 flags.store(Self.emittingFlag, ordering: .relaxed)
                 return (decision, .idle, nil)
