@@ -171,6 +171,42 @@ struct FlatMapTests {
         #expect(String(describing: inner) == "FlatMap")
     }
 
+    /// Spec §13 rule 5: the flat map finishes only when no inner is active or pending. An inner
+    /// that finishes before its subscription is still pending; a second subscription of one inner
+    /// replaces the first without cancelling it.
+    @Test func completionWaitsForEveryPendingInner() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = LateSubscriptionUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { _ in inner }.subscribe(tracker)
+        outer.send(0)
+        outer.send(completion: .finished)
+        inner.send(completion: .finished)
+        #expect(tracker.completions.isEmpty, "the inner's subscription has not arrived")
+        let late = RecordingSubscription()
+        inner.send(subscription: late)
+        #expect(late.requests == [.unlimited])
+        inner.send(completion: .finished)
+        #expect(tracker.completions == [.finished])
+
+        // Two arrivals for one inner: the second replaces the first, uncancelled, and Apple's
+        // test after a request then finds nothing left.
+        let outer2 = TestUpstream<Int, TestError>(name: "Outer")
+        let inner2 = LateSubscriptionUpstream<Int, TestError>()
+        let tracker2 = TrackingSubscriber<Int, TestError>(initialDemand: nil)
+        outer2.flatMap { _ in inner2 }.subscribe(tracker2)
+        outer2.send(0)
+        outer2.send(completion: .finished)
+        let first = RecordingSubscription(), second = RecordingSubscription()
+        inner2.send(subscription: first)
+        inner2.send(subscription: second)
+        #expect(first.requests == [.max(1)] && first.cancelCount == 0)
+        #expect(second.requests == [.max(1)])
+        #expect(tracker2.completions.isEmpty)
+        tracker2.request(.max(1))
+        #expect(tracker2.completions == [.finished])
+    }
+
     @Test func zeroRequestTrapsEvenAfterACancel() async {
         // Spec §11: Apple checks the demand before anything else.
         await #expect(processExitsWith: .failure) {
