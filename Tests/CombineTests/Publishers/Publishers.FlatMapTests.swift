@@ -84,25 +84,137 @@ struct FlatMapTests {
         cancellable.cancel()
     }
 
-    @Test func innerDemandFollowsDownstreamDemand() {
+    /// Spec §13 rules 2–4: each inner is asked for one value at a time, whatever the subscriber's
+    /// demand; a value delivered at once asks for the next through its return value, a buffered
+    /// one through a request once it has been delivered.
+    @Test func innersAreAskedForOneValueAtATime() {
         let outer = TestUpstream<Int, TestError>(name: "Outer")
         let inners = [Inner(), Inner()]
         let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(2))
         outer.flatMap { inners[$0] }.subscribe(tracker)
         outer.send(0)
-        #expect(inners[0].calls == [.request(.max(2))])
-        inners[0].send(1)
+        #expect(inners[0].calls == [.request(.max(1))])
+        #expect(inners[0].send(1) == .max(1))
         outer.send(1)
         #expect(inners[1].calls == [.request(.max(1))])
-        inners[1].send(2)
-        inners[0].send(3)  // beyond demand: waits
+        #expect(inners[1].send(2) == .max(1))
+        #expect(inners[0].send(3) == .none, "no demand left: buffered")
         #expect(tracker.values == [1, 2])
         tracker.request(.max(1))
         #expect(tracker.values == [1, 2, 3])
-        #expect(inners[0].calls == [.request(.max(2))])
-        tracker.request(.max(2))
-        #expect(inners[0].calls == [.request(.max(2)), .request(.max(2))])
-        #expect(inners[1].calls == [.request(.max(1)), .request(.max(2))])
+        #expect(inners[0].calls == [.request(.max(1)), .request(.max(1))])
+        #expect(inners[1].calls == [.request(.max(1))])
+        tracker.request(.unlimited)
+        #expect(inners[0].calls.last == .request(.unlimited))
+        #expect(inners[1].calls.last == .request(.unlimited))
+        #expect(inners[1].send(4) == .none)
+    }
+
+    /// Spec §13 rule 2: a zero demand still asks a new inner for one value, which is buffered.
+    @Test func zeroDemandStillAsksEachInnerForOne() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = Inner()
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: nil)
+        outer.flatMap { _ in inner }.subscribe(tracker)
+        outer.send(0)
+        #expect(inner.calls == [.request(.max(1))])
+        #expect(inner.send(1) == .none)
+        #expect(tracker.values.isEmpty)
+        tracker.request(.max(1))
+        #expect(tracker.values == [1])
+        #expect(inner.calls == [.request(.max(1)), .request(.max(1))])
+    }
+
+    /// Spec §13 rule 4: values an inner sends synchronously while being asked for one more are
+    /// buffered, not delivered inside that request.
+    @Test func valuesSentDuringTheRequestForOneMoreAreBuffered() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = Inner()
+        var requests = 0
+        var returned: Subscribers.Demand?
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: nil, demandAfterValue: { _ in .max(1) })
+        outer.flatMap { _ in SendingOnRequest(inner: inner, onRequest: {
+            requests += 1
+            if requests == 2 { returned = inner.send(2) }  // inside the request for one more after value 1
+        }) }.subscribe(tracker)
+        outer.send(0)
+        inner.send(1)
+        tracker.request(.max(1))
+        #expect(returned == Subscribers.Demand.none, "buffered: delivered after the request returned")
+        #expect(tracker.values == [1, 2])
+    }
+
+    /// Spec §8 and §7: an upstream that finishes before its subscription finishes the flat map.
+    @Test func upstreamCompletionBeforeItsSubscriptionIsForwarded() {
+        let outer = LateSubscriptionUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { _ in Inner() }.subscribe(tracker)
+        outer.send(completion: .finished)
+        #expect(tracker.events == [.subscription("FlatMap"), .completion(.finished)])
+    }
+
+    /// Spec §28: the subscription is also the upstream's subscriber, with no mirror children;
+    /// an inner subscriber names its parent.
+    @Test func shapes() throws {
+        let outer = LateSubscriptionUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        var innerSubscriber: Any?
+        outer.flatMap { _ in InnerCapture { innerSubscriber = $0 } }.subscribe(tracker)
+        let subscription = try #require(tracker.subscription)
+        #expect(Mirror(reflecting: subscription).children.isEmpty)
+        outer.send(subscription: RecordingSubscription())
+        outer.send(1)
+        let inner = try #require(innerSubscriber)
+        let children = Mirror(reflecting: inner).children
+        #expect(children.map(\.label) == ["parentSubscription"])
+        #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+        #expect(String(describing: inner) == "FlatMap")
+    }
+
+    /// Spec §13 rule 5: the flat map finishes only when no inner is active or pending. An inner
+    /// that finishes before its subscription is still pending; a second subscription of one inner
+    /// replaces the first without cancelling it.
+    @Test func completionWaitsForEveryPendingInner() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inner = LateSubscriptionUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.flatMap { _ in inner }.subscribe(tracker)
+        outer.send(0)
+        outer.send(completion: .finished)
+        inner.send(completion: .finished)
+        #expect(tracker.completions.isEmpty, "the inner's subscription has not arrived")
+        let late = RecordingSubscription()
+        inner.send(subscription: late)
+        #expect(late.requests == [.unlimited])
+        inner.send(completion: .finished)
+        #expect(tracker.completions == [.finished])
+
+        // Two arrivals for one inner: the second replaces the first, uncancelled, and Apple's
+        // test after a request then finds nothing left.
+        let outer2 = TestUpstream<Int, TestError>(name: "Outer")
+        let inner2 = LateSubscriptionUpstream<Int, TestError>()
+        let tracker2 = TrackingSubscriber<Int, TestError>(initialDemand: nil)
+        outer2.flatMap { _ in inner2 }.subscribe(tracker2)
+        outer2.send(0)
+        outer2.send(completion: .finished)
+        let first = RecordingSubscription(), second = RecordingSubscription()
+        inner2.send(subscription: first)
+        inner2.send(subscription: second)
+        #expect(first.requests == [.max(1)] && first.cancelCount == 0)
+        #expect(second.requests == [.max(1)])
+        #expect(tracker2.completions.isEmpty)
+        tracker2.request(.max(1))
+        #expect(tracker2.completions == [.finished])
+    }
+
+    @Test func zeroRequestTrapsEvenAfterACancel() async {
+        // Spec §11: Apple checks the demand before anything else.
+        await #expect(processExitsWith: .failure) {
+            let tracker = TrackingSubscriber<Int, Never>()
+            Empty<Int, Never>(completeImmediately: false).flatMap { Just($0) }.subscribe(tracker)
+            tracker.cancel()
+            tracker.subscription?.request(.none)
+        }
     }
 
     @Test func innerFailureFailsAndCancelsEverythingElse() {
@@ -115,7 +227,9 @@ struct FlatMapTests {
         inners[0].send(completion: .failure(.boom))
         inners[1].send(5)
         #expect(tracker.events.dropFirst() == [.completion(.failure(.boom))])
-        #expect(outer.calls == [.request(.unlimited), .cancel])
+        // Spec §13 rule 6: the other inners are cancelled, not the failing one, not the upstream.
+        #expect(outer.calls == [.request(.unlimited)])
+        #expect(inners[0].calls == [.request(.unlimited)])
         #expect(inners[1].calls == [.request(.unlimited), .cancel])
     }
 
@@ -331,7 +445,8 @@ struct FlatMapTests {
         inner.send(3)
         #expect(tracker.values == [1, 2, 3])
         #expect(log == ["enter 1", "exit 1", "enter 2", "exit 2", "enter 3", "exit 3"])
-        #expect(inner.calls == Array(repeating: .request(.max(1)), count: 4))
+        // Each value was delivered at once and asked for the next through its return value.
+        #expect(inner.calls == [.request(.max(1))])
         // Requests arriving while values wait: the reentrant request delivers the next queued
         // value after the current call returns.
         let queued = TrackingSubscriber<Int, TestError>(initialDemand: nil)
@@ -493,7 +608,7 @@ struct FlatMapTests {
         inners[4].send(4)
         inners[2].send(2)
         #expect(tracker.values == [3, 4, 2])
-        #expect(inners[3].calls == [.request(.max(100))])
+        #expect(inners[3].calls == [.request(.max(1))])
         inners[3].send(completion: .finished)
         outer.send(completion: .finished)
         inners[2].send(completion: .finished)
@@ -534,5 +649,52 @@ struct FlatMapTests {
         upstream.send(subscription: subscription)
         #expect(subscription.requests.isEmpty)
         #expect(subscription.isCancelled)
+    }
+}
+
+/// Subscribes its subscriber to `inner`, and calls `onRequest` before passing each request on.
+private struct SendingOnRequest: Publisher {
+    typealias Output = Int
+    typealias Failure = FlatMapTests.TestError
+    let inner: TestUpstream<Int, FlatMapTests.TestError>
+    let onRequest: () -> Void
+
+    private final class Hook: Subscription {
+        let upstream: any Subscription
+        let onRequest: () -> Void
+        init(upstream: any Subscription, onRequest: @escaping () -> Void) {
+            self.upstream = upstream
+            self.onRequest = onRequest
+        }
+        func request(_ demand: Subscribers.Demand) {
+            upstream.request(demand)
+            onRequest()
+        }
+        func cancel() { upstream.cancel() }
+    }
+
+    private struct Relay<Downstream: Subscriber>: Subscriber where Downstream.Input == Int, Downstream.Failure == Failure {
+        let downstream: Downstream
+        let onRequest: () -> Void
+        var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: Hook(upstream: subscription, onRequest: onRequest))
+        }
+        func receive(_ input: Int) -> Subscribers.Demand { downstream.receive(input) }
+        func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+        inner.receive(subscriber: Relay(downstream: subscriber, onRequest: onRequest))
+    }
+}
+
+/// Hands the very subscriber attached to it to `capture`, unwrapped; sends nothing.
+private struct InnerCapture: Publisher {
+    typealias Output = Int
+    typealias Failure = FlatMapTests.TestError
+    let capture: (Any) -> Void
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+        capture(subscriber)
     }
 }

@@ -57,11 +57,12 @@ struct SwitchToLatestTests {
         first.send(99)
         second.send(2)
         second.send(3)
-        second.send(4)  // beyond demand: waits
         #expect(tracker.values == [1, 2, 3])
+        // A later request goes to the current inner as it is (§14 rule 2).
         tracker.request(.max(2))
+        #expect(second.calls == [.request(.max(2)), .request(.max(2))])
+        second.send(4)
         #expect(tracker.values == [1, 2, 3, 4])
-        #expect(second.calls == [.request(.max(2)), .request(.max(1))])
     }
 
     @Test func finishesWhenUpstreamAndLatestInnerHaveFinished() {
@@ -249,5 +250,119 @@ struct SwitchToLatestTests {
         #expect(subscription.requests == [.unlimited])
         upstream.send(Just(2))
         #expect(tracker.values == [2])
+    }
+
+    @Test func innerValueReturnsTheSubscribersAnswer() {
+        // Spec §14 rule 3: the answer goes back through `receive`, not through a separate request.
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let inner = Inner()
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(3), demandAfterValue: { _ in .max(5) })
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(inner)
+        #expect(inner.calls == [.request(.max(3))])
+        #expect(inner.send(1) == .max(5))
+        #expect(inner.calls == [.request(.max(3))])
+    }
+
+    @Test func everyRequestIsForwardedToTheCurrentInner() {
+        // Spec §14 rule 2, even after an unlimited request.
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let inner = Inner()
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: nil)
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(inner)
+        #expect(inner.calls.isEmpty, "no demand yet: the new inner is asked for nothing")
+        tracker.request(.unlimited)
+        tracker.request(.max(1))
+        #expect(inner.calls == [.request(.unlimited), .request(.max(1))])
+    }
+
+    @Test func valueBeforeTheInnerSubscriptionIsDeliveredWithDemand() {
+        // Spec §8: delivered, and the subscriber's answer returned.
+        let outer = TestUpstream<LateSubscriptionUpstream<Int, TestError>, TestError>(name: "Outer")
+        let inner = LateSubscriptionUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(1), demandAfterValue: { _ in .max(2) })
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(inner)
+        #expect(inner.send(7) == .max(2))
+        #expect(tracker.values == [7])
+    }
+
+    @Test func finishedInnerIsReleasedNotCancelled() {
+        // Spec §14 rule 4.
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let inner = Inner()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(inner)
+        inner.send(completion: .finished)
+        outer.send(Inner())
+        #expect(inner.calls == [.request(.unlimited)])
+    }
+
+    @Test func theUpstreamsSubscriberIsTheSubscription() throws {
+        // Spec §14 rule 1 and §28: one object, and the inner subscriber names it.
+        let outer = SubscriberCapture<SubscriberCapture<Int>>()
+        let inner = SubscriberCapture<Int>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        outer.switchToLatest().subscribe(tracker)
+        let subscription = try #require(tracker.subscription)
+        #expect((outer.subscriber as AnyObject?) === (subscription as AnyObject))
+        #expect(Mirror(reflecting: subscription).children.isEmpty)
+        let outerSubscriber = try #require(outer.subscriber as? any Subscriber<SubscriberCapture<Int>, Never>)
+        outerSubscriber.receive(subscription: RecordingSubscription())
+        _ = outerSubscriber.receive(inner)
+        let innerSubscriber = try #require(inner.subscriber)
+        let children = Mirror(reflecting: innerSubscriber).children
+        #expect(children.map(\.label) == ["parentSubscription"])
+        #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+        #expect(String(describing: innerSubscriber) == "SwitchToLatest")
+    }
+
+    @Test func innerValueBeyondDemandTraps() async {
+        // Spec §10 rule 3.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let outer = TestUpstream<TestUpstream<Int, Never>, Never>()
+            let inner = TestUpstream<Int, Never>()
+            outer.switchToLatest().subscribe(TrackingSubscriber<Int, Never>(initialDemand: .max(1)))
+            outer.send(inner)
+            inner.send(1)
+            inner.send(2)
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("switchToLatest received a value from its inner publisher beyond the demand"))
+    }
+
+    @Test func innerCompletionBeforeItsSubscriptionTraps() async {
+        // Spec §10 rule 5.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let outer = TestUpstream<LateSubscriptionUpstream<Int, Never>, Never>()
+            let inner = LateSubscriptionUpstream<Int, Never>()
+            outer.switchToLatest().subscribe(TrackingSubscriber<Int, Never>())
+            outer.send(inner)
+            inner.send(completion: .finished)
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("switchToLatest received a completion from its inner publisher before its subscription"))
+    }
+
+    @Test func zeroRequestTrapsEvenAfterACancel() async {
+        // Spec §11: Apple checks the demand before anything else.
+        await #expect(processExitsWith: .failure) {
+            let tracker = TrackingSubscriber<Int, Never>()
+            Empty<Just<Int>, Never>(completeImmediately: false).switchToLatest().subscribe(tracker)
+            tracker.cancel()
+            tracker.subscription?.request(.none)
+        }
+    }
+}
+
+/// Keeps the very subscriber attached to it, unwrapped, so a test can look at its identity and
+/// mirror; sends nothing.
+private final class SubscriberCapture<Output>: Publisher {
+    typealias Failure = Never
+    var subscriber: Any?
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        self.subscriber = subscriber
     }
 }

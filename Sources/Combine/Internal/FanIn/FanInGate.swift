@@ -249,9 +249,11 @@ extension FanInGate {
 @usableFromInline
 protocol FanInCompletionDeciding {
     associatedtype Downstream: Subscriber
+    /// What the queue holds: the values, or (flatMap) each value with the inner that sent it.
+    associatedtype Queued
     /// Whether a completion may still be decided (not cancelled, none decided yet).
     var isOpen: Bool { get }
-    var queue: DeliveryQueue<Downstream.Input> { get set }
+    var queue: DeliveryQueue<Queued> { get set }
     var tickets: DeliveryTickets { get set }
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>? { get set }
 }

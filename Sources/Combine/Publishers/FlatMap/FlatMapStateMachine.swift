@@ -17,8 +17,8 @@ struct FlatMapNoSubscription: Subscription {
     func cancel() {}
 }
 
-/// What a flat map knows about one inner publisher: its subscription, how much it has been
-/// granted and not yet used, and whether it is done. A slot is reused once its inner is done;
+/// What a flat map knows about one inner publisher: its subscription, and whether a request
+/// made to it by the emitter is in progress. A slot is reused once its inner is done;
 /// `generation` tells the inner it was made for from later ones.
 @usableFromInline
 struct FlatMapInnerSlot {
@@ -29,13 +29,18 @@ struct FlatMapInnerSlot {
     @usableFromInline
     var subscribed = false
 
-    /// Demand requested from this inner and not yet used by a value.
+    /// The inner's subscription has arrived at least once.
     @usableFromInline
-    var granted: Subscribers.Demand = .none
+    var everSubscribed = false
 
-    /// The inner finished or was cancelled.
+    /// The emitter is asking this inner for one more value: what it sends meanwhile is queued,
+    /// not delivered in the middle of that request.
     @usableFromInline
-    var finished = false
+    var requesting = false
+
+    /// The slot is on the free list.
+    @usableFromInline
+    var free = false
 
     @usableFromInline
     var generation: Int
@@ -53,18 +58,9 @@ struct FlatMapInnerSlot {
     @inlinable
     mutating func reuse(generation: Int) {
         self.generation = generation
-        granted = .none
-        finished = false
-    }
-
-    /// Raises the grant to `target`; returns the subscription and the extra demand to request
-    /// (outside the lock), or `nil` when the inner already has enough or cannot be asked.
-    @inlinable
-    mutating func topUp(to target: Subscribers.Demand) -> (any Subscription, Subscribers.Demand)? {
-        guard !finished, subscribed, target > granted else { return nil }
-        let extra = target - granted
-        granted = target
-        return (subscription, extra)
+        everSubscribed = false
+        requesting = false
+        free = false
     }
 
     /// Stores the inner's subscription in place of the placeholder.
@@ -74,6 +70,7 @@ struct FlatMapInnerSlot {
     @inlinable
     mutating func hold(_ newSubscription: any Subscription) {
         subscribed = true
+        everSubscribed = true
         withUnsafeMutablePointer(to: &subscription) { field in
             field.deinitialize(count: 1)
             field.initialize(to: newSubscription)
@@ -90,33 +87,39 @@ struct FlatMapInnerSlot {
             return held
         }
     }
+}
 
-    /// Marks the inner done; returns its subscription, if any, for cancelling.
-    @inlinable
-    mutating func close() -> (any Subscription)? {
-        finished = true
-        guard subscribed else { return nil }
-        return release()
-    }
+/// A value an inner publisher sent that waits for the subscriber's demand, with the slot of the
+/// inner that sent it: once it is delivered, that inner is asked for one more.
+@usableFromInline
+struct FlatMapQueued<Value> {
+    @usableFromInline
+    var value: Value
+    @usableFromInline
+    var index: Int
+    @usableFromInline
+    var generation: Int
 
-    /// Marks the inner finished by itself: its subscription is just dropped.
     @inlinable
-    mutating func finish() {
-        finished = true
-        if subscribed { _ = release() }
+    init(value: Value, index: Int, generation: Int) {
+        self.value = value
+        self.index = index
+        self.generation = generation
     }
 }
 
 /// The state of one `flatMap` subscription as a pure value; every method runs under the
 /// subscription's lock and returns what to do after unlocking.
 ///
+/// The demand protocol is Apple's (specification §13):
 /// - The upstream is asked for `maxPublishers` publishers at first, and for one more each time an
 ///   inner publisher finishes (unless `maxPublishers` is unlimited), so at most `maxPublishers`
 ///   inners are alive at once; `.max(1)` therefore concatenates them.
-/// - Each inner is granted at most the downstream demand no queued value is already waiting to
-///   spend; grants only grow with downstream demand, so inner values never outrun it.
+/// - Each inner is asked for one value at a time (`unlimited` once the subscriber's demand is):
+///   a value delivered at once returns `max(1)` from the inner subscriber's `receive`; a value
+///   that has to wait for demand is queued, and once delivered its inner is asked for one more.
 /// - Inner completions are absorbed. The operator finishes once the upstream and every inner have
-///   finished; any failure fails it at once and cancels everything else.
+///   finished and the queue is empty; any failure fails it at once and cancels the other inners.
 /// - Who calls the subscriber (the *emitter*) is not recorded here but in the subscription's
 ///   atomic word, so that an inner value can take that role without the lock. This value only
 ///   says what the emitter must do next (``next()``), whether there is something for a thread
@@ -128,6 +131,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     typealias Input = Downstream.Input
 
     @usableFromInline
+    typealias Queued = FlatMapQueued<Input>
+
+    @usableFromInline
     typealias Box = SubscriberBox<Downstream>
 
     /// What the emitter does next, outside the lock.
@@ -135,8 +141,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     enum Emission {
         /// Nothing: the role has been given back.
         case idle
-        /// Deliver the value, then come back with the demand it returned (the role is kept).
-        case value(Input)
+        /// Deliver the queued value, then come back with the demand it returned (the role is
+        /// kept).
+        case value(Queued)
         /// Deliver the completion; the role has been given back and the box is the caller's to
         /// drop afterwards.
         case completion(Subscribers.Completion<Downstream.Failure>, Box)
@@ -147,18 +154,34 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// What to perform outside the lock, besides an emission.
     @usableFromInline
     struct Action {
-        /// Whether inner grants may need topping up (downstream demand grew).
+        /// Ask every inner for everything (the subscriber's demand became unlimited).
         @usableFromInline
-        var topUp = false
+        var requestAll = false
         /// Subscriptions to cancel.
         @usableFromInline
         var cancel = ContiguousArray<any Subscription>()
         /// Ask the upstream for one more publisher.
         @usableFromInline
         var requestOne: (any Subscription)?
+        /// A subscription let go of, dropped only after the emission (a failing inner's, which
+        /// Apple's operator holds until the failure has been delivered).
+        @usableFromInline
+        var releaseAfter: (any Subscription)?
 
         @inlinable
         init() {}
+    }
+
+    /// What to do with an inner value that could not take the lock-free path.
+    @usableFromInline
+    enum ValueDecision {
+        /// Dropped (a replaced inner, or the operator is done).
+        case drop
+        /// Deliver it on this thread as the emitter; the inner gets `oneMore` back (`max(1)`, or
+        /// `none` when the demand is unlimited).
+        case deliver(oneMore: Subscribers.Demand)
+        /// Queued, with a ticket for its delivery.
+        case queued
     }
 
     /// The subscriber's box; `nil` once it has been handed out for the completion or for release.
@@ -175,7 +198,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     /// Values accepted from inners and not yet delivered.
     @usableFromInline
-    var queue = DeliveryQueue<Input>()
+    var queue = DeliveryQueue<Queued>()
 
     /// The completion to deliver once the queue has drained (a failure empties the queue).
     @usableFromInline
@@ -211,9 +234,15 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @usableFromInline
     var nextGeneration = 0
 
-    /// Inners subscribed (or being subscribed) and not finished.
+    /// Inners subscribed to whose subscription has not arrived, less the subscriptions that
+    /// arrived a second time for the same inner (Apple counts every arrival; a misbehaving inner
+    /// can make this negative).
     @usableFromInline
-    var activeInners = 0
+    var pendingSubscriptions = 0
+
+    /// Inners whose subscription is held.
+    @usableFromInline
+    var heldSubscriptions = 0
 
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {
@@ -240,10 +269,6 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         return pendingCompletion != nil
     }
 
-    /// Demand that no queued value is already waiting to spend.
-    @inlinable
-    var freeDemand: Subscribers.Demand { demand - queue.count }
-
     /// For the emitter: the next value (when demand allows), else the completion once the queue
     /// is empty; after a cancel, the box to release. `.idle` when there is nothing to do.
     @inlinable
@@ -254,9 +279,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
             return .release(box)
         }
         if !queue.isEmpty {
-            guard demand > 0, let value = queue.popFirst() else { return .idle }
+            guard demand > 0, let queued = queue.popFirst() else { return .idle }
             demand -= 1
-            return .value(value)
+            return .value(queued)
         }
         if let completion = pendingCompletion, let box {
             pendingCompletion = nil
@@ -267,15 +292,28 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         return .idle
     }
 
-    /// For the emitter, after a delivered value: records the demand the subscriber returned;
-    /// returns whether inner grants may need topping up.
+    /// For the emitter, after a delivered value: records the demand the subscriber returned.
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand) -> Bool {
-        guard !terminated, additional != .none, demand != .unlimited else { return false }
+    mutating func delivered(additional: Subscribers.Demand) {
+        guard !terminated, additional != .none, demand != .unlimited else { return }
         demand += additional
-        return true
     }
 
+    /// For the emitter, after delivering a queued value while the demand is finite: the
+    /// subscription of the inner that sent it, marked as being asked for one more (its values
+    /// meanwhile are queued); `nil` when that inner is gone.
+    @inlinable
+    mutating func beginRequestingOne(at index: Int, generation: Int) -> (any Subscription)? {
+        guard isOpen, demand != .unlimited, inners[index].generation == generation, inners[index].subscribed
+        else { return nil }
+        inners[index].requesting = true
+        return inners[index].subscription
+    }
+
+    @inlinable
+    mutating func endRequestingOne(at index: Int, generation: Int) {
+        if inners[index].generation == generation { inners[index].requesting = false }
+    }
 
     // MARK: Upstream (the publisher of values to transform)
 
@@ -309,9 +347,14 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
             index = inners.count
             inners.append(FlatMapInnerSlot(generation: nextGeneration))
         }
-        activeInners += 1
+        pendingSubscriptions += 1
         return (index, nextGeneration)
     }
+
+    /// Whether every inner has finished (or never was): Apple's test after an inner's or the
+    /// upstream's completion.
+    @inlinable
+    var innersDone: Bool { pendingSubscriptions == 0 && heldSubscriptions == 0 }
 
     @inlinable
     mutating func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) -> Action {
@@ -320,70 +363,74 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         upstream = nil
         switch completion {
         case .finished:
-            if activeInners == 0 { finish() }
+            if innersDone { finish() }
             return Action()
         case .failure(let error):
             fail(error)
             var action = Action()
-            action.cancel = closeAll()
+            action.cancel = closeInners(except: -1)
             return action
         }
     }
 
     // MARK: Inner publishers
 
-    @inlinable
-    func isCurrent(_ index: Int, _ generation: Int) -> Bool {
-        inners[index].generation == generation && !inners[index].finished
-    }
-
     /// What to do with an inner publisher's subscription; the caller still holds it, so it is not
     /// copied out again (every copy of an `any Subscription` goes through its value witnesses).
     @usableFromInline
     enum InnerSubscriptionDecision {
-        case keep
-        case request(Subscribers.Demand)
+        /// Keep it and request this much (one value, or everything once the demand is unlimited).
+        case request(Subscribers.Demand, replaced: (any Subscription)?)
         case cancel
     }
 
     @inlinable
     mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
-        guard isOpen, isCurrent(index, generation), !inners[index].subscribed else {
-            return .cancel
+        guard isOpen, inners[index].generation == generation, !inners[index].free else { return .cancel }
+        pendingSubscriptions -= 1
+        // A second subscription for the same inner replaces the first, which is let go of
+        // without a cancel, as Apple's operator does.
+        var replaced: (any Subscription)?
+        if inners[index].subscribed {
+            replaced = inners[index].release()
+        } else {
+            heldSubscriptions += 1
         }
         inners[index].hold(subscription)
-        // The slot's initial grant: whatever downstream demand no queued value is waiting for.
-        let target = freeDemand
-        let granted = inners[index].granted
-        guard target > granted else { return .keep }
-        inners[index].granted = target
-        return .request(target - granted)
+        return .request(demand == .unlimited ? .unlimited : .max(1), replaced: replaced)
     }
 
-    /// Accepts an inner value that could not go straight to the subscriber: it joins the queue
-    /// (the caller then settles who delivers it). Returns `false` when it is dropped.
+    /// Accepts an inner value that could not take the lock-free path. `emitting` says whether
+    /// the emitter role may be held (by another thread, by this one further up the stack, or
+    /// taken at any moment through the lock-free path).
     @inlinable
-    mutating func receiveInner(_ value: Input, at index: Int, generation: Int) -> Bool {
-        guard isOpen, isCurrent(index, generation) else { return false }
-        inners[index].granted -= 1
-        queue.append(value)
+    mutating func receiveInner(_ value: Input, at index: Int, generation: Int, emitting: Bool) -> ValueDecision {
+        // A replaced inner's values, and anything after a cancel or the completion, are dropped.
+        guard isOpen, inners[index].generation == generation else { return .drop }
+        if !emitting, queue.isEmpty, demand > 0, !inners[index].requesting {
+            if demand == .unlimited { return .deliver(oneMore: .none) }
+            demand -= 1
+            return .deliver(oneMore: .max(1))
+        }
+        queue.append(Queued(value: value, index: index, generation: generation))
         tickets.enter()
-        return true
+        return .queued
     }
 
     /// The common way an inner publisher ends: it finishes while the upstream still runs and
     /// `maxPublishers` is unlimited. Then nothing is to be requested or delivered, so the slot is
-    /// just closed and `true` returned. Otherwise nothing changes and the caller goes the general
+    /// just freed and `true` returned. Otherwise nothing changes and the caller goes the general
     /// way (``receiveInner(completion:at:generation:)``).
     @inlinable
     mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
-        guard !upstreamFinished, maxPublishers == .unlimited, isOpen, isCurrent(index, generation) else {
-            return false
-        }
-        inners[index].finish()
+        guard !upstreamFinished, maxPublishers == .unlimited, isOpen, inners[index].generation == generation,
+            inners[index].subscribed, !inners[index].free
+        else { return false }
+        _ = inners[index].release()
+        heldSubscriptions -= 1
+        inners[index].free = true
         inners[index].nextFree = firstFree
         firstFree = index
-        activeInners -= 1
         return true
     }
 
@@ -391,22 +438,34 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     mutating func receiveInner(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
     ) -> Action {
-        guard isOpen, isCurrent(index, generation) else { return Action() }
-        inners[index].finish()
-        inners[index].nextFree = firstFree
-        firstFree = index
-        activeInners -= 1
         var action = Action()
+        guard isOpen, inners[index].generation == generation, !inners[index].free else { return action }
+        var held: (any Subscription)?
+        if inners[index].subscribed {
+            held = inners[index].release()
+            heldSubscriptions -= 1
+        }
+        if inners[index].everSubscribed {
+            // Done: the slot may serve a later inner. (One that completes before its subscription
+            // keeps its slot, and still counts as pending, until that subscription arrives.)
+            inners[index].free = true
+            inners[index].nextFree = firstFree
+            firstFree = index
+        }
         switch completion {
         case .finished:
             if upstreamFinished {
-                if activeInners == 0 { finish() }
+                if innersDone { finish() }
             } else if maxPublishers != .unlimited {
                 action.requestOne = upstream
             }
         case .failure(let error):
             fail(error)
-            action.cancel = closeAll()
+            action.releaseAfter = held
+            action.cancel = closeInners(except: index)
+            // Apple's operator leaves the upstream alone here; it is let go of without a cancel.
+            upstream = nil
+            upstreamFinished = true
         }
         return action
     }
@@ -417,15 +476,27 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     mutating func request(_ more: Subscribers.Demand) -> Action {
         var action = Action()
         guard !terminated else { return action }
-        action.topUp = demand != .unlimited
+        if more == .unlimited { action.requestAll = true }
         demand += more
         return action
     }
 
+    /// After a request has been handled: Apple's operator tests here whether it is done, counting
+    /// a second subscription of one inner against the first (the sum, not each term, must be
+    /// zero).
     @inlinable
-    mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
-        guard isOpen, index < inners.count else { return nil }
-        return inners[index].topUp(to: freeDemand)
+    mutating func finishAfterRequest() -> Action {
+        if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0 { finish() }
+        return Action()
+    }
+
+    /// The subscriptions of every inner, to ask each for everything.
+    @inlinable
+    func heldInnerSubscriptions() -> ContiguousArray<any Subscription> {
+        var held = ContiguousArray<any Subscription>()
+        guard isOpen else { return held }
+        for index in inners.indices where inners[index].subscribed { held.append(inners[index].subscription) }
+        return held
     }
 
     /// Cancels: nothing more is delivered; the box is released by ``next()``.
@@ -435,20 +506,23 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         queue.removeAll()
         tickets.markAllSettled()
         pendingCompletion = nil
-        return closeAll()
-    }
-
-    /// Releases the upstream and every inner, returning their subscriptions for cancelling.
-    @inlinable
-    mutating func closeAll() -> ContiguousArray<any Subscription> {
-        var held = ContiguousArray<any Subscription>()
+        // The inners first, then the upstream, as Apple's operator cancels them.
+        var held = closeInners(except: -1)
         if let upstream { held.append(upstream) }
         upstream = nil
         upstreamFinished = true
-        for index in inners.indices where !inners[index].finished {
-            if let subscription = inners[index].close() { held.append(subscription) }
+        return held
+    }
+
+    /// Releases every inner's subscription but the one at `except`, returning them for
+    /// cancelling.
+    @inlinable
+    mutating func closeInners(except: Int) -> ContiguousArray<any Subscription> {
+        var held = ContiguousArray<any Subscription>()
+        for index in inners.indices where index != except && inners[index].subscribed {
+            held.append(inners[index].release())
         }
-        activeInners = 0
+        heldSubscriptions = 0
         return held
     }
 }

@@ -1,8 +1,9 @@
 import Synchronization
 import TributaryLocks
 
-/// The subscription `flatMap` hands its subscriber. It is also the upstream's subscriber; each
-/// inner publisher is subscribed through an ``Inner`` tagged with its slot.
+/// The subscription `flatMap` hands its subscriber. It is also the upstream's subscriber, as in
+/// Apple's operator, where the two are one object; each inner publisher is subscribed through an
+/// ``Inner`` tagged with its slot.
 ///
 /// One thread at a time is the *emitter*: only the emitter calls the subscriber, and it delivers
 /// what has queued up before giving the role back, so calls never overlap and never run under
@@ -22,8 +23,14 @@ import TributaryLocks
 /// wait (``emitterToken`` tells them apart).
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    ReflectsAsOperator
+    Subscriber, ReflectsAsOperator
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
+    @usableFromInline
+    typealias Input = UpstreamOutput
+
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+
     @usableFromInline
     typealias Machine = FlatMapStateMachine<Downstream>
 
@@ -159,14 +166,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         ).exchanged
     }
 
-    /// For the emitter after a value, when ``giveBackFast()`` failed: records the demand the
-    /// subscriber returned and goes on with whatever is next.
+    /// For the emitter after a value it delivered without the queue (the lock-free path, or a
+    /// value delivered at once on the locked path): records the demand the subscriber returned
+    /// and goes on with whatever is next.
     @inlinable
     func resume(after additional: Subscribers.Demand) {
-        let (topUp, next) = state.withLock { machine -> (Bool, Emission) in
-            (machine.delivered(additional: additional), nextLocked(&machine))
+        let next = state.withLock { machine -> Emission in
+            machine.delivered(additional: additional)
+            return nextLocked(&machine)
         }
-        if topUp { topUpAll() }
         emit(next)
     }
 
@@ -178,16 +186,23 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             switch consume emission {
             case .idle:
                 return
-            case .value(let value):
+            case .value(let queued):
                 // A queued value: its sender may be waiting, so the role goes back through the
-                // mutex, where the delivery is counted.
-                let additional = deliver(value)
-                let (topUp, next) = state.withLock { machine -> (Bool, Emission) in
+                // mutex, where the delivery is counted. Then its inner is asked for one more, with
+                // what it sends meanwhile queued rather than delivered inside that request.
+                let additional = deliver(queued.value)
+                let ask = state.withLock { machine -> (any Subscription)? in
                     machine.tickets.markDelivered()
-                    return (machine.delivered(additional: additional), nextLocked(&machine))
+                    machine.delivered(additional: additional)
+                    return machine.beginRequestingOne(at: queued.index, generation: queued.generation)
                 }
-                if topUp { topUpAll() }
-                emission = next
+                if let ask {
+                    ask.request(.max(1))
+                }
+                emission = state.withLock { machine -> Emission in
+                    if ask != nil { machine.endRequestingOne(at: queued.index, generation: queued.generation) }
+                    return nextLocked(&machine)
+                }
             case .completion(let completion, let box):
                 box.subscriber.receive(completion: completion)
                 state.withLock { $0.tickets.endTurn() }
@@ -202,9 +217,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func perform(_ action: Machine.Action, _ emission: consuming Emission) {
         for subscription in action.cancel { subscription.cancel() }
-        if action.topUp { topUpAll() }
         action.requestOne?.request(.max(1))
         emit(emission)
+        withExtendedLifetime(action.releaseAfter) {}
     }
 
     // MARK: Upstream side
@@ -217,7 +232,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     }
 
     @inlinable
-    func receiveUpstream(subscription: any Subscription) {
+    func receive(subscription: any Subscription) {
         guard state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
             subscription.cancel()
             return
@@ -227,13 +242,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     }
 
     @inlinable
-    func receiveUpstream(_ value: UpstreamOutput) {
-        guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return }
+    func receive(_ value: UpstreamOutput) -> Subscribers.Demand {
+        guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return .none }
         transform(value).receive(subscriber: Inner(index: index, generation: generation, parent: self))
+        return .none
     }
 
     @inlinable
-    func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let (action, emission, ticket) = updateSending { $0.receiveUpstream(completion: completion) }
         perform(action, emission)
         if let ticket { state.waitUntilSettled(ticket) }
@@ -262,14 +278,20 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receiveInner(subscription: any Subscription, at index: Int, generation: Int) {
         switch state.withLock({ $0.receiveInner(subscription: subscription, at: index, generation: generation) }) {
-        case .keep: break
-        case .request(let demand): subscription.request(demand)
-        case .cancel: subscription.cancel()
+        case .request(let demand, let replaced):
+            withExtendedLifetime(replaced) {}
+            subscription.request(demand)
+        case .cancel:
+            subscription.cancel()
         }
     }
 
+    /// An inner value: straight to the subscriber when the lock-free path allows (demand
+    /// unlimited, returns `none`); else delivered at once by this thread when nobody emits,
+    /// nothing is queued and there is demand (returns `max(1)`, Apple's one value in flight per
+    /// inner); else queued, its inner asked for one more once it is delivered.
     @inlinable
-    func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) {
+    func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) -> Subscribers.Demand {
         if flags.compareExchange(
             expected: Self.fastFlag, desired: Self.emittingFlag | Self.fastFlag, ordering: .acquiring
         ).exchanged {
@@ -278,22 +300,46 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             let additional = deliver(value)
             // Cleared before the role goes: a token left behind could be another thread's later.
             emitterToken.store(0, ordering: .relaxed)
-            if giveBackFast() { return }
+            if giveBackFast() { return .none }
             emitterToken.store(token, ordering: .relaxed)
             resume(after: additional)
-            return
+            return .none
         }
-        let (emission, ticket) = state.withLock { machine -> (Emission, DeliveryTickets.Ticket?) in
-            guard machine.receiveInner(value, at: index, generation: generation) else { return (.idle, nil) }
-            let ticket = DeliveryTickets.Ticket(
-                position: machine.tickets.entered &- 1, turn: machine.tickets.turnsEnded)
-            let emission = settleLocked(&machine)
-            if case .idle = emission, anotherThreadEmitsLocked() { return (emission, ticket) }
-            return (emission, nil)
+        let (decision, emission, ticket) = state.withLock {
+            machine -> (Machine.ValueDecision, Emission, DeliveryTickets.Ticket?) in
+            // Only a word of 0 lets this thread take the role with a plain store: with the fast
+            // bit set, another thread may take it at any moment without the mutex.
+            let busy = flags.load(ordering: .relaxed) != 0
+            let decision = machine.receiveInner(value, at: index, generation: generation, emitting: busy)
+            switch decision {
+            case .drop:
+                return (decision, .idle, nil)
+            case .deliver:
+                // This thread takes the role to deliver its own value: the word was 0, and
+                // nobody changes a 0 word without the mutex.
+                emitterToken.store(currentThreadToken(), ordering: .relaxed)
+                flags.store(Self.emittingFlag, ordering: .relaxed)
+                return (decision, .idle, nil)
+            case .queued:
+                let ticket = DeliveryTickets.Ticket(
+                    position: machine.tickets.entered &- 1, turn: machine.tickets.turnsEnded)
+                let emission = settleLocked(&machine)
+                if case .idle = emission, anotherThreadEmitsLocked() { return (decision, emission, ticket) }
+                return (decision, emission, nil)
+            }
         }
-        emit(emission)
-        // Another thread delivers: wait until it has delivered this value.
-        if let ticket { state.waitUntilSettled(ticket) }
+        switch decision {
+        case .drop:
+            return .none
+        case .deliver(let oneMore):
+            resume(after: deliver(value))
+            return oneMore
+        case .queued:
+            emit(emission)
+            // Another thread delivers: wait until it has delivered this value.
+            if let ticket { state.waitUntilSettled(ticket) }
+            return .none
+        }
     }
 
     @inlinable
@@ -316,7 +362,16 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a FlatMap subscription")
         let (action, emission) = update { $0.request(demand) }
-        perform(action, emission)
+        emit(emission)
+        // Apple's order: the queued values first, then every inner asked for everything, then
+        // the completion if that was all.
+        if action.requestAll {
+            for subscription in state.withLock({ $0.heldInnerSubscriptions() }) {
+                subscription.request(.unlimited)
+            }
+        }
+        let (_, last) = update { $0.finishAfterRequest() }
+        emit(last)
     }
 
     @inlinable
@@ -330,80 +385,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         emit(emission)
     }
 
-    @usableFromInline
-    func topUpAll() {
-        var index = 0
-        while true {
-            let (more, grant) = state.withLock { machine -> (Bool, (any Subscription, Subscribers.Demand)?) in
-                (index < machine.inners.count, machine.topUp(at: index))
-            }
-            guard more else { return }
-            if let (held, demand) = grant { held.request(demand) }
-            index += 1
-        }
-    }
-
     // MARK: Descriptions
 
     @usableFromInline
     var description: String { "FlatMap" }
 
-    @usableFromInline
-    var customMirror: Mirror {
-        let (demand, inners) = state.withLock { ($0.demand, $0.activeInners) }
-        return Mirror(self, children: ["demand": demand, "activeInners": inners])
-    }
-
-    /// The upstream's subscriber.
-    @usableFromInline
-    struct Outer: Subscriber, Cancellable, CustomStringConvertible {
-        @usableFromInline
-        typealias Input = UpstreamOutput
-        @usableFromInline
-        typealias Failure = Downstream.Failure
-
-        @usableFromInline
-        let parent: FlatMapSubscription
-
-        /// The subscription's identity: to the upstream, the operator is one object.
-        @inlinable
-        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        init(parent: FlatMapSubscription) {
-            self.parent = parent
-        }
-
-        @usableFromInline
-        var description: String { "FlatMap" }
-
-        /// Cancelling the upstream's subscriber cancels the whole operator: in Apple's operator the
-        /// upstream's subscriber and the subscriber's subscription are one object.
-        @inlinable
-        func cancel() {
-            parent.cancel()
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveUpstream(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receiveUpstream(input)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receiveUpstream(completion: completion)
-        }
-    }
-
     /// The subscriber attached to one inner publisher.
     @usableFromInline
-    struct Inner: Subscriber, CustomStringConvertible {
+    struct Inner: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         typealias Input = Downstream.Input
         @usableFromInline
@@ -431,6 +420,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         @usableFromInline
         var description: String { "FlatMap" }
 
+        /// Shows which operator the inner subscriber belongs to, as Apple's does.
+        @usableFromInline
+        var customMirror: Mirror {
+            Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+        }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+
         @inlinable
         func receive(subscription: any Subscription) {
             parent.receiveInner(subscription: subscription, at: index, generation: generation)
@@ -439,7 +437,6 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             parent.receiveInner(input, at: index, generation: generation)
-            return .none
         }
 
         @inlinable

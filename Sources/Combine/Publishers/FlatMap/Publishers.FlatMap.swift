@@ -36,14 +36,14 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Subscribes to the upstream; the subscriber gets its subscription once the upstream's
-        /// has arrived.
+        /// Hands the subscriber its subscription first, then subscribes to the upstream with that
+        /// same object, as Apple's operator does.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
             subscription.start()
-            upstream.receive(subscriber: FlatMapSubscription<Upstream.Output, NewPublisher, S>.Outer(parent: subscription))
+            upstream.receive(subscriber: subscription)
         }
     }
 }

@@ -21,13 +21,13 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        /// Subscribes to the upstream; the subscriber gets its subscription once the upstream's
-        /// has arrived.
+        /// Hands the subscriber its subscription first, then subscribes to the upstream with that
+        /// same object, as Apple's operator does.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscription.start(subscriber)
-            upstream.receive(subscriber: SwitchToLatestSubscription<P, S>.Outer(parent: subscription))
+            upstream.receive(subscriber: subscription)
         }
     }
 }

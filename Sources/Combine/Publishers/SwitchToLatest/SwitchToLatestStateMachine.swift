@@ -3,32 +3,64 @@
 ///
 /// The upstream (a publisher of publishers) is asked for everything. Each new inner publisher
 /// replaces the current one, which is cancelled; its late values are recognised by `generation`
-/// and dropped. The downstream demand not yet spent carries over: the new inner is granted the
-/// demand no queued value is waiting to spend. The operator finishes once the upstream and the
-/// latest inner have finished; a failure of either fails it at once and cancels the other.
+/// and dropped. The demand protocol is Apple's: a new inner is granted the downstream demand not
+/// yet spent, every later `request(n)` of the subscriber is forwarded to the current inner as it
+/// is, and the demand the subscriber returns for a value is returned to the inner that sent it.
+/// An inner that sends beyond that demand, or completes before its subscription, breaks the
+/// contract, and Apple's operator stops the process there; so does ours. The operator finishes
+/// once the upstream and the latest inner have finished; a failure of either fails it at once
+/// and cancels the other.
 @usableFromInline
 struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     @usableFromInline
     typealias Step = FanInGate<Downstream>.Step
+
+    /// Where the current inner publisher is in its life.
+    @usableFromInline
+    enum InnerPhase {
+        /// No inner publisher yet.
+        case none
+        /// Subscribed to, its subscription not arrived yet.
+        case awaitingSubscription
+        /// Its subscription is held.
+        case subscribed
+        /// It finished; its subscription was let go of without a cancel.
+        case finished
+        /// It failed, or it was cancelled (by the subscriber or by an upstream failure): whatever
+        /// it still sends is dropped.
+        case dropped
+    }
 
     /// What to perform outside the lock.
     @usableFromInline
     struct Action {
         @usableFromInline
         var step: Step
-        /// Whether the inner's grant may need topping up.
+        /// A request to make of the current inner (a forwarded downstream request, or the
+        /// subscriber's answer to a value the emitter delivered for another thread).
         @usableFromInline
-        var topUp = false
+        var forward: (any Subscription, Subscribers.Demand)?
         /// A subscription to cancel.
         @usableFromInline
         var cancel: (any Subscription)?
 
         @inlinable
-        init(step: Step = .idle, topUp: Bool = false, cancel: (any Subscription)? = nil) {
+        init(step: Step = .idle, forward: (any Subscription, Subscribers.Demand)? = nil, cancel: (any Subscription)? = nil) {
             self.step = step
-            self.topUp = topUp
+            self.forward = forward
             self.cancel = cancel
         }
+    }
+
+    /// What to do with an inner value, decided under the lock.
+    @usableFromInline
+    enum ValueDecision {
+        /// Dropped: a replaced, failed or cancelled inner, or the operator is done.
+        case drop
+        /// The value exceeds the demand the inner was given: Apple's operator stops the process.
+        case beyondDemand
+        /// Perform the step (the value was handed out or queued).
+        case step(Step)
     }
 
     @usableFromInline
@@ -45,9 +77,12 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     @usableFromInline
     var upstreamSubscribed = false
 
-    /// The current inner publisher (`finished` once it completed or when there is none).
+    /// The current inner's subscription, while ``innerPhase`` is `.subscribed`.
     @usableFromInline
-    var inner = FanInSlot()
+    var inner: (any Subscription)?
+
+    @usableFromInline
+    var innerPhase = InnerPhase.none
 
     /// Identifies the current inner publisher; bumped on every switch.
     @usableFromInline
@@ -56,7 +91,24 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     @inlinable
     init(downstream: Downstream) {
         gate = FanInGate(downstream: downstream)
-        inner.finished = true
+    }
+
+    /// Whether the current inner no longer counts for the operator's completion.
+    @inlinable
+    var innerIsDone: Bool {
+        switch innerPhase {
+        case .none, .finished, .dropped: return true
+        case .awaitingSubscription, .subscribed: return false
+        }
+    }
+
+    /// Lets go of the current inner; returns its subscription, for cancelling.
+    @inlinable
+    mutating func dropInner() -> (any Subscription)? {
+        let held = inner
+        inner = nil
+        innerPhase = .dropped
+        return held
     }
 
     // MARK: Upstream
@@ -77,8 +129,9 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     mutating func switchInner() -> (generation: Int, previous: (any Subscription)?)? {
         // A publisher sent before the upstream's subscription is ignored, as Apple's operator does.
         guard gate.isOpen, !upstreamFinished, upstreamSubscribed else { return nil }
-        let previous = inner.close()
-        inner = FanInSlot()
+        let previous = inner
+        inner = nil
+        innerPhase = .awaitingSubscription
         generation += 1
         return (generation, previous)
     }
@@ -90,11 +143,11 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         upstream = nil
         switch completion {
         case .finished:
-            if inner.finished { gate.finish() }
+            if innerIsDone { gate.finish() }
             return Action(step: gate.kickAfterSending())
         case .failure(let error):
             gate.fail(error)
-            return Action(step: gate.kickAfterSending(), cancel: inner.close())
+            return Action(step: gate.kickAfterSending(), cancel: dropInner())
         }
     }
 
@@ -102,34 +155,56 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func receiveInner(subscription: any Subscription, generation: Int) -> FanInSubscriptionAction {
-        guard gate.isOpen, generation == self.generation, !inner.finished, inner.subscription == nil else {
+        guard gate.isOpen, generation == self.generation, innerPhase == .awaitingSubscription else {
             return .cancel(subscription)
         }
-        inner.subscription = subscription
-        if let (held, extra) = inner.topUp(to: gate.freeDemand) {
-            return .request(held, extra)
-        }
-        return .none
+        inner = subscription
+        innerPhase = .subscribed
+        let grant = gate.freeDemand
+        return grant > 0 ? .request(subscription, grant) : .none
     }
 
     @inlinable
-    mutating func receiveInner(_ value: Downstream.Input, generation: Int) -> Step {
-        guard gate.isOpen, generation == self.generation, !inner.finished else { return .idle }
-        inner.consumeOne()
-        return gate.offer(value)
+    mutating func receiveInner(_ value: Downstream.Input, generation: Int) -> ValueDecision {
+        guard generation == self.generation else { return .drop }
+        switch innerPhase {
+        case .none, .dropped:
+            return .drop
+        case .awaitingSubscription, .subscribed, .finished:
+            // Apple counts every value of the current inner against the demand it passed on,
+            // even one sent before the inner's subscription or after its completion.
+            if gate.freeDemand == .none { return .beyondDemand }
+            guard gate.isOpen, innerPhase != .finished else { return .drop }
+            return .step(gate.offer(value))
+        }
     }
 
     @inlinable
     mutating func receiveInner(
         completion: Subscribers.Completion<Downstream.Failure>, generation: Int
-    ) -> Action {
-        guard gate.isOpen, generation == self.generation, !inner.finished else { return Action() }
-        _ = inner.close()
+    ) -> Action? {
+        guard generation == self.generation else { return Action() }
+        switch innerPhase {
+        case .none, .finished, .dropped:
+            return Action()
+        case .awaitingSubscription:
+            return nil
+        case .subscribed:
+            break
+        }
+        // The inner's subscription is let go of, not cancelled: the inner has ended.
+        inner = nil
+        guard gate.isOpen else {
+            innerPhase = .dropped
+            return Action()
+        }
         switch completion {
         case .finished:
+            innerPhase = .finished
             if upstreamFinished { gate.finish() }
             return Action(step: gate.kickAfterSending())
         case .failure(let error):
+            innerPhase = .dropped
             gate.fail(error)
             let held = upstream
             upstream = nil
@@ -140,24 +215,27 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
 
     // MARK: Downstream
 
+    /// The current inner's subscription, to forward `demand` to.
+    @inlinable
+    func forwarding(_ demand: Subscribers.Demand) -> (any Subscription, Subscribers.Demand)? {
+        guard gate.isOpen, innerPhase == .subscribed, let inner else { return nil }
+        return (inner, demand)
+    }
+
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> Action {
         guard !gate.isTerminated else { return Action() }
-        let grows = gate.demand != .unlimited
         gate.request(demand)
-        return Action(step: gate.kick(), topUp: grows)
+        return Action(step: gate.kick(), forward: forwarding(demand))
     }
 
+    /// For the emitter, after a delivery. `returnedToSender` says the sender of that value takes
+    /// the subscriber's answer back itself (it returns it from its `receive`); otherwise the
+    /// answer is requested from the current inner.
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand) -> Action {
-        let grows = additional != .none && gate.demand != .unlimited && !gate.isTerminated
-        return Action(step: gate.delivered(additional: additional), topUp: grows)
-    }
-
-    @inlinable
-    mutating func topUp() -> (any Subscription, Subscribers.Demand)? {
-        guard gate.isOpen else { return nil }
-        return inner.topUp(to: gate.freeDemand)
+    mutating func delivered(additional: Subscribers.Demand, returnedToSender: Bool) -> Action {
+        let forward = returnedToSender || additional == .none ? nil : forwarding(additional)
+        return Action(step: gate.delivered(additional: additional), forward: forward)
     }
 
     /// Cancels: returns the upstream's and the inner's subscriptions.
@@ -167,7 +245,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         let held = upstream
         upstream = nil
         upstreamFinished = true
-        return (held, inner.close())
+        return (held, dropInner())
     }
 }
 

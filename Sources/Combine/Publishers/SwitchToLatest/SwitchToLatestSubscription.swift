@@ -1,10 +1,19 @@
 import TributaryLocks
 
-/// The subscription `switchToLatest` hands its subscriber; also the upstream's subscriber, with
-/// each inner publisher subscribed through an ``Inner`` tagged with its generation.
+/// The subscription `switchToLatest` hands its subscriber, and also the upstream's subscriber:
+/// in Apple's operator the two are one object, so the upstream sees the same identity and
+/// description as the subscriber. Each inner publisher is subscribed through an ``Inner`` tagged
+/// with its generation.
 @usableFromInline
-final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, ReflectsAsOperator
+final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
+    ReflectsAsOperator
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    @usableFromInline
+    typealias Input = P
+
+    @usableFromInline
+    typealias Failure = P.Failure
+
     @usableFromInline
     typealias Machine = SwitchToLatestStateMachine<Downstream>
 
@@ -26,7 +35,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     }
 
     @inlinable
-    func receiveUpstream(subscription: any Subscription) {
+    func receive(subscription: any Subscription) {
         guard state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
             subscription.cancel()
             return
@@ -35,14 +44,15 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     }
 
     @inlinable
-    func receiveUpstream(_ publisher: P) {
-        guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return }
+    func receive(_ publisher: P) -> Subscribers.Demand {
+        guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return .none }
         previous?.cancel()
         publisher.receive(subscriber: Inner(generation: generation, parent: self))
+        return .none
     }
 
     @inlinable
-    func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
+    func receive(completion: Subscribers.Completion<P.Failure>) {
         perform(state.withLock { $0.receiveUpstream(completion: completion) })
     }
 
@@ -53,15 +63,37 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         state.withLock { $0.receiveInner(subscription: subscription, generation: generation) }.perform()
     }
 
+    /// Delivers an inner value and returns the subscriber's answer to the inner, as Apple's
+    /// operator does, when this thread delivers it; when the value waits for another thread's
+    /// delivery, that thread requests the answer from the inner instead.
     @inlinable
-    func receiveInner(_ value: P.Output, generation: Int) {
-        let step = state.withLock { $0.receiveInner(value, generation: generation) }
-        perform(Machine.Action(step: step))
+    func receiveInner(_ value: P.Output, generation: Int) -> Subscribers.Demand {
+        switch state.withLock({ $0.receiveInner(value, generation: generation) }) {
+        case .drop:
+            return .none
+        case .beyondDemand:
+            APIViolation.upstreamContract(
+                "switchToLatest", "received a value from its inner publisher beyond the demand it requested")
+        case .step(.value(let downstream, let first)):
+            // This thread took the emitter role: the answer for the first value it delivers is
+            // returned to this inner (when values of other threads were queued ahead, `first` is
+            // the oldest of them; every answer still reaches the inner exactly once).
+            let answer = downstream.receive(first)
+            perform(state.withLock { $0.delivered(additional: answer, returnedToSender: true) })
+            return answer
+        case .step(let step):
+            perform(Machine.Action(step: step))
+            return .none
+        }
     }
 
     @inlinable
     func receiveInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
-        perform(state.withLock { $0.receiveInner(completion: completion, generation: generation) })
+        guard let action = state.withLock({ $0.receiveInner(completion: completion, generation: generation) }) else {
+            APIViolation.upstreamContract(
+                "switchToLatest", "received a completion from its inner publisher before its subscription")
+        }
+        perform(action)
     }
 
     // MARK: Downstream side
@@ -75,8 +107,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func cancel() {
         let (upstream, inner) = state.withLock { $0.cancel() }
-        upstream?.cancel()
+        // The inner first, then the upstream, as Apple's operator cancels them.
         inner?.cancel()
+        upstream?.cancel()
     }
 
     // MARK: Performing actions
@@ -84,20 +117,13 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func perform(_ action: Machine.Action) {
         action.cancel?.cancel()
-        if action.topUp { topUp() }
+        if let (inner, demand) = action.forward { inner.request(demand) }
         FanInGate<Downstream>.drain(action.step) { additional in
-            let next = state.withLock { $0.delivered(additional: additional) }
-            if next.topUp { topUp() }
+            let next = state.withLock { $0.delivered(additional: additional, returnedToSender: false) }
+            if let (inner, demand) = next.forward { inner.request(demand) }
             return next.step
         } wait: { ticket in
             state.waitUntilSettled(ticket)
-        }
-    }
-
-    @usableFromInline
-    func topUp() {
-        if let (held, demand) = state.withLock({ $0.topUp() }) {
-            held.request(demand)
         }
     }
 
@@ -106,62 +132,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     var description: String { "SwitchToLatest" }
 
-    @usableFromInline
-    var customMirror: Mirror {
-        let demand = state.withLock { $0.gate.demand }
-        return Mirror(self, children: ["demand": demand])
-    }
-
-    /// The upstream's subscriber.
-    @usableFromInline
-    struct Outer: Subscriber, Cancellable, CustomStringConvertible {
-        @usableFromInline
-        typealias Input = P
-        @usableFromInline
-        typealias Failure = P.Failure
-
-        @usableFromInline
-        let parent: SwitchToLatestSubscription
-
-        /// The subscription's identity: to the upstream, the operator is one object.
-        @inlinable
-        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        init(parent: SwitchToLatestSubscription) {
-            self.parent = parent
-        }
-
-        @usableFromInline
-        var description: String { "SwitchToLatest" }
-
-        /// Cancelling the upstream's subscriber cancels the whole operator: in Apple's operator the
-        /// upstream's subscriber and the subscriber's subscription are one object.
-        @inlinable
-        func cancel() {
-            parent.cancel()
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveUpstream(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: P) -> Subscribers.Demand {
-            parent.receiveUpstream(input)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receiveUpstream(completion: completion)
-        }
-    }
-
     /// The subscriber attached to one inner publisher.
     @usableFromInline
-    struct Inner: Subscriber, CustomStringConvertible {
+    struct Inner: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         typealias Input = P.Output
         @usableFromInline
@@ -185,6 +158,15 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         @usableFromInline
         var description: String { "SwitchToLatest" }
 
+        /// Shows which operator the inner subscriber belongs to, as Apple's does.
+        @usableFromInline
+        var customMirror: Mirror {
+            Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+        }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+
         @inlinable
         func receive(subscription: any Subscription) {
             parent.receiveInner(subscription: subscription, generation: generation)
@@ -193,7 +175,6 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             parent.receiveInner(input, generation: generation)
-            return .none
         }
 
         @inlinable
