@@ -7,15 +7,8 @@ import Benchmark
 import Foundation
 #if OPENCOMBINE
 import OpenCombine
-import OpenCombineDispatch
-let library = "OpenCombine"
-/// OpenCombine's `DispatchQueue` scheduler is a wrapper (`OpenCombineDispatch`).
-func dispatchScheduler(_ queue: DispatchQueue) -> DispatchQueue.OCombine { queue.ocombine }
 #else
 import Combine
-let library = "Tributary"
-/// Ours is `DispatchQueue` itself, as Apple's.
-func dispatchScheduler(_ queue: DispatchQueue) -> DispatchQueue { queue }
 #endif
 
 /// The allocation regression guard (`Scripts/check-thresholds`): a run may allocate at most 100

@@ -27,15 +27,8 @@
 import Foundation
 #if OPENCOMBINE
 import OpenCombine
-import OpenCombineDispatch
-let library = "OpenCombine"
-/// OpenCombine's `DispatchQueue` scheduler is a wrapper (`OpenCombineDispatch`).
-func dispatchScheduler(_ queue: DispatchQueue) -> DispatchQueue.OCombine { queue.ocombine }
 #else
 import Combine
-let library = "Tributary"
-/// Ours is `DispatchQueue` itself, as Apple's.
-func dispatchScheduler(_ queue: DispatchQueue) -> DispatchQueue { queue }
 #endif
 #if canImport(Glibc)
 import Glibc
