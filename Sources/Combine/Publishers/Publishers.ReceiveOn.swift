@@ -97,7 +97,10 @@ extension Publishers.ReceiveOn {
             /// actions are pending), so nothing outlives the subscription.
             @usableFromInline var downstream: Downstream?
             /// The subscriber after a cancel, until every action handed to the scheduler has run:
-            /// Apple's actions each keep the subscriber, ours keep only the stage.
+            /// Apple's actions each keep the subscriber, ours keep only the stage. A scheduler
+            /// that lets go of its actions without running them leaves it here until the stage
+            /// itself goes, so a subscriber that still holds its cancelled subscription then
+            /// stays with it.
             @usableFromInline var kept: Downstream?
             /// Events received and not yet delivered, oldest first.
             @usableFromInline var events = DeliveryQueue<Event>()
