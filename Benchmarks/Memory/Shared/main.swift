@@ -19,6 +19,9 @@
 // deliveries wait at once: the peak is then N times what one waiting value costs, whatever the
 // machine's load (in `burst` it depends on how far the queue's thread falls behind).
 //
+// `part0` … `part3 N`: the parts of a subscription's cost, one per process (see
+// `subscriptionPart`).
+//
 // `subscriptions N`: keeps N live `subject.map{}.sink{}` subscriptions and prints what each costs:
 // the growth of the resident memory divided by N (malloc's small chunks, their headers included,
 // are not handed back to the system while live; with N = 100,000 the page granularity is below a
@@ -105,15 +108,49 @@ func subscriptions(_ count: Int) {
     blackHole(total.sum)
 }
 
+/// One part of a subscription's cost, in a process of its own (memory freed by one measurement
+/// would be reused by the next): 0 `subject.sink{}` (what `map` adds is `subscriptions` minus
+/// this), 1 a `Sink` subscribed directly (so without its `AnyCancellable`), 2 a `Sink` alone,
+/// unsubscribed, 3 an `AnyCancellable` of a closure alone.
+func subscriptionPart(_ part: Int, _ count: Int) {
+    let subject = PassthroughSubject<Int, Never>()
+    let total = Total()
+    func measure(_ name: String, _ make: () -> AnyObject) {
+        var kept: [AnyObject] = []
+        kept.reserveCapacity(count + 1)
+        kept.append(make())
+        let residentBefore = residentBytes()
+        for _ in 0..<count { kept.append(make()) }
+        print("\(library) \(name): \((residentBytes() - residentBefore) / count) bytes each")
+        blackHole(kept)
+    }
+    switch part {
+    case 0: measure("subject.sink{}") { subject.sink { total.sum &+= $0 } }
+    case 1:
+        measure("Sink subscribed to the subject, no AnyCancellable") {
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { total.sum &+= $0 })
+            subject.subscribe(sink)
+            return sink
+        }
+    case 2:
+        measure("Sink alone") {
+            Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { total.sum &+= $0 })
+        }
+    default: measure("AnyCancellable of a closure alone") { AnyCancellable {} }
+    }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: \(library)Memory burst|held-burst|subscriptions COUNT")
+    print("usage: \(library)Memory burst|held-burst|subscriptions|part0…part3 COUNT")
     exit(1)
 }
 switch arguments[1] {
 case "burst": burst(count, held: false)
 case "held-burst": burst(count, held: true)
 case "subscriptions": subscriptions(count)
+case let mode where mode.hasPrefix("part"):
+    subscriptionPart(Int(mode.dropFirst(4)) ?? 0, count)
 default:
     print("unknown mode \(arguments[1])")
     exit(1)
