@@ -40,6 +40,7 @@ let package = Package(
             name: "OpenCombineBench",
             dependencies: [
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/OpenCombineBench",
@@ -52,6 +53,22 @@ let package = Package(
             name: "TributaryProfile",
             dependencies: [.product(name: "Combine", package: rootPackage)],
             path: "Profile"
+        ),
+        // Peak memory of a receive(on:) burst and bytes per live subscription, one executable per
+        // library (see Memory/Shared/main.swift). Outside `Benchmarks/`, like TributaryProfile.
+        .executableTarget(
+            name: "TributaryMemory",
+            dependencies: [.product(name: "Combine", package: rootPackage)],
+            path: "Memory/Tributary"
+        ),
+        .executableTarget(
+            name: "OpenCombineMemory",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
+            path: "Memory/OpenCombine",
+            swiftSettings: [.define("OPENCOMBINE")]
         ),
     ],
     // Swift 5 mode: OpenCombine's types are not Sendable, and the workloads hand publishers to tasks.

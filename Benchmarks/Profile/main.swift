@@ -32,7 +32,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 12 flood flood-merge)")
     exit(1)
 }
 
@@ -175,6 +175,17 @@ func run(_ workload: String, _ count: Int) {
         willChange.cancel()
         values.cancel()
         blackHole(changes &+ sum)
+    case "12":
+        // Every value is scheduled on a serial queue; the `sync` waits until all are delivered.
+        let subject = PassthroughSubject<Int, Never>()
+        let queue = DispatchQueue(label: "receive-on")
+        var sum = 0
+        let cancellable = subject.receive(on: queue).sink { sum &+= $0 }
+        queue.sync {}
+        for value in 0..<count { subject.send(value) }
+        queue.sync {}
+        cancellable.cancel()
+        blackHole(sum)
     case "flood":
         flood(count)
     case "flood-merge":

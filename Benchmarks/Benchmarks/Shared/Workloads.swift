@@ -7,10 +7,8 @@ import Benchmark
 import Foundation
 #if OPENCOMBINE
 import OpenCombine
-let library = "OpenCombine"
 #else
 import Combine
-let library = "Tributary"
 #endif
 
 /// The allocation regression guard (`Scripts/check-thresholds`): a run may allocate at most 100
@@ -321,6 +319,22 @@ let benchmarks: @Sendable () -> Void = {
             cancellable.cancel()
             blackHole(total.sum)
         }
+    }
+
+    // 12. receive(on: DispatchQueue): every value is its own `schedule(options:_:)` call on a serial
+    // queue. The measurement ends when the queue has run every delivery (a `sync` on the queue
+    // after the last send), equally for both libraries.
+    Benchmark("12 subject→receive(on: DispatchQueue)→sink", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        let queue = DispatchQueue(label: "receive-on")
+        let total = Total()
+        let cancellable = subject.receive(on: dispatchScheduler(queue)).sink { total.sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        queue.sync {}
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(total.sum)
     }
 
     #if !OPENCOMBINE

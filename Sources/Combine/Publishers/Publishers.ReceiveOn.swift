@@ -67,6 +67,13 @@ extension Publishers.ReceiveOn {
     /// completion last. (Apple schedules each delivery independently, so on a concurrent queue its
     /// subscriber can be called from two threads at once and see values after the completion; the
     /// operators below it assume serial calls, as Combine's contract says.)
+    ///
+    /// What one value costs: the event waits in the stage's queue (no allocation once the queue
+    /// has grown to the burst's size), and the action handed to the scheduler captures nothing but
+    /// the stage, so the closure needs no context of its own. One lock to queue the event, two in
+    /// the action (take the event, then give the delivery back). A subscriber that cancels while
+    /// actions are pending stays alive, in the stage, until the last of them has run, as it would
+    /// if every action kept it.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -86,17 +93,26 @@ extension Publishers.ReceiveOn {
             @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
             /// The upstream completed; its completion waits among the events.
             @usableFromInline var upstreamCompleted = false
-            /// Released on cancel and after the completion, so nothing outlives the subscription.
+            /// Released after the completion's delivery and on cancel (then kept in `kept` while
+            /// actions are pending), so nothing outlives the subscription.
             @usableFromInline var downstream: Downstream?
+            /// The subscriber after a cancel, until every action handed to the scheduler has run:
+            /// Apple's actions each keep the subscriber, ours keep only the stage. A scheduler
+            /// that lets go of its actions without running them leaves it here until the stage
+            /// itself goes, so a subscriber that still holds its cancelled subscription then
+            /// stays with it.
+            @usableFromInline var kept: Downstream?
             /// Events received and not yet delivered, oldest first.
             @usableFromInline var events = DeliveryQueue<Event>()
-            /// Held by the action delivering right now.
-            @usableFromInline var role = DeliveryRole()
+            /// Actions handed to the scheduler that have not run yet.
+            @usableFromInline var scheduled = 0
+            /// An action is delivering right now.
+            @usableFromInline var delivering = false
+            /// The upstream subscription let go of at the completion's delivery, to be released
+            /// outside the lock.
+            @usableFromInline var released: (any Subscription)?
             /// Actions that ran while another was delivering and left their event to it.
             @usableFromInline var owed = 0
-
-            /// The upstream subscription let go of by `next()`, to be released outside the lock.
-            @usableFromInline var released: (any Subscription)?
 
             @inlinable
             init(downstream: Downstream) {
@@ -108,15 +124,36 @@ extension Publishers.ReceiveOn {
             @inlinable
             var live: Bool { upstream.subscription != nil && !upstreamCompleted }
 
+            /// A scheduled action starts: it takes the delivery and the oldest event (`.some`), or
+            /// leaves its event to the action already delivering (`.none`). `tidy` is set when
+            /// something waits to be released outside the lock (``takeLeftovers()``).
             @inlinable
-            mutating func takeReleased() -> (any Subscription)? {
-                defer { released = nil }
-                return released
+            mutating func begin(_ tidy: inout Bool) -> (Event, Downstream)?? {
+                scheduled -= 1
+                if scheduled == 0, kept != nil { tidy = true }
+                if delivering {
+                    owed += 1
+                    return .none
+                }
+                delivering = true
+                return .some(next(&tidy))
+            }
+
+            /// After a delivery: the event of an action that ran meanwhile (`.some`), or the
+            /// delivery given back (`.none`).
+            @inlinable
+            mutating func advance(_ tidy: inout Bool) -> (Event, Downstream)?? {
+                guard owed > 0 else {
+                    delivering = false
+                    return .none
+                }
+                owed -= 1
+                return .some(next(&tidy))
             }
 
             /// The oldest waiting event and the subscriber to give it to.
             @inlinable
-            mutating func next() -> (Event, Downstream)? {
+            mutating func next(_ tidy: inout Bool) -> (Event, Downstream)? {
                 guard let downstream, let event = events.popFirst() else {
                     events.removeAll()
                     return nil
@@ -125,8 +162,16 @@ extension Publishers.ReceiveOn {
                     self.downstream = nil
                     // Apple lets go of the upstream before delivering the completion.
                     released = upstream.terminate()
+                    tidy = true
                 }
                 return (event, downstream)
+            }
+
+            /// What waits to be released outside the lock: the upstream subscription after the
+            /// completion, the cancelled subscriber once no action is pending.
+            @inlinable
+            mutating func takeLeftovers() -> ((any Subscription)?, Downstream?) {
+                (released.take(), scheduled == 0 ? kept.take() : nil)
             }
         }
 
@@ -157,57 +202,53 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            let downstream = state.withLock { state -> Downstream? in
-                guard state.live else { return nil }
+            let accepted = state.withLock { state -> Bool in
+                // While the upstream is live, the subscriber is there (a cancel ends both).
+                guard state.live else { return false }
                 state.events.append(.value(input))
-                return state.downstream
+                state.scheduled += 1
+                return true
             }
-            if let downstream {
-                schedule(keeping: downstream)
-            }
+            if accepted { schedule() }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let downstream = state.withLock { state -> Downstream? in
-                guard state.live else { return nil }
+            let accepted = state.withLock { state -> Bool in
+                guard state.live else { return false }
                 // Pending deliveries still run; the upstream is let go of at the completion's.
                 state.upstreamCompleted = true
                 state.events.append(.completion(completion))
-                return state.downstream
+                state.scheduled += 1
+                return true
             }
-            if let downstream {
-                schedule(keeping: downstream)
-            }
+            if accepted { schedule() }
         }
 
-        /// Hands one delivery to the scheduler. The action keeps the operator and the subscriber
-        /// alive until it runs, as Apple's does; a cancel in between only stops the delivery.
+        /// Hands one delivery to the scheduler. The action keeps the stage alive until it runs, and
+        /// the stage keeps the subscriber until its last pending action has run, as Apple's actions
+        /// keep theirs; a cancel in between only stops the delivery.
         @inlinable
-        func schedule(keeping downstream: Downstream) {
-            scheduler.schedule(options: options) { [self] in
-                withExtendedLifetime(downstream) {}
-                deliverScheduled()
-            }
+        func schedule() {
+            // Capturing only `self`, the closure's context is the stage itself: no allocation.
+            scheduler.schedule(options: options) { [self] in deliverScheduled() }
         }
 
         /// One scheduled action: delivers the oldest event, then those of actions that ran
         /// meanwhile, unless another action is already delivering (it then takes this one's).
         @inlinable
         func deliverScheduled() {
-            let first = state.withLock { state -> (Event, Downstream)?? in
-                guard state.role.tryTake() else {
-                    state.owed += 1
-                    return .none
-                }
-                return .some(state.next())
-            }
-            _ = state.withLock { $0.takeReleased() }
-            // Left to the action that is delivering.
-            guard var next = first else { return }
+            var tidy = false
+            var next = state.withLock { $0.begin(&tidy) }
             while true {
-                if let (event, downstream) = next {
+                if tidy {
+                    tidy = false
+                    releaseLeftovers()
+                }
+                // Left to the action that is delivering, or nothing owed any more.
+                guard let current = next else { return }
+                if let (event, downstream) = current {
                     switch event {
                     case .value(let value):
                         let more = downstream.receive(value)
@@ -218,18 +259,16 @@ extension Publishers.ReceiveOn {
                         downstream.receive(completion: completion)
                     }
                 }
-                let more = state.withLock { state -> (Event, Downstream)?? in
-                    guard state.owed > 0 else {
-                        state.role.release()
-                        return .none
-                    }
-                    state.owed -= 1
-                    return .some(state.next())
-                }
-                _ = state.withLock { $0.takeReleased() }
-                guard let more else { return }
-                next = more
+                next = state.withLock { $0.advance(&tidy) }
             }
+        }
+
+        /// Lets go, outside the lock, of what the lock handed over (rare: after the completion,
+        /// or after a cancel).
+        @usableFromInline
+        func releaseLeftovers() {
+            let leftovers = state.withLock { $0.takeLeftovers() }
+            withExtendedLifetime(leftovers) {}
         }
 
         @inlinable
@@ -242,11 +281,14 @@ extension Publishers.ReceiveOn {
         @inlinable
         func cancel() {
             var dropped = DeliveryQueue<Event>()
+            var subscriber: Downstream?
             let upstream = state.withLock { state -> (any Subscription)? in
                 // Before the subscription a cancel does nothing (Apple takes a late subscription
                 // as if there had been no cancel).
                 if case .awaitingSubscription = state.upstream { return nil }
-                state.downstream = nil
+                subscriber = state.downstream.take()
+                // Pending actions keep the subscriber until the last of them has run.
+                if state.scheduled > 0, state.kept == nil { state.kept = subscriber.take() }
                 swap(&dropped, &state.events)
                 let completed = state.upstreamCompleted
                 let held = state.upstream.terminate()
@@ -255,6 +297,7 @@ extension Publishers.ReceiveOn {
             }
             upstream?.cancel()
             _ = dropped
+            _ = subscriber
         }
 
         @usableFromInline var description: String { "ReceiveOn" }

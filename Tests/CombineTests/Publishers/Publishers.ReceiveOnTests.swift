@@ -238,4 +238,143 @@ struct PublishersReceiveOnTests {
     @Test func queuedDeliveryKeepsTheSubscriberUntilItRuns() {
         expectScheduledDeliveryKeepsTheSubscriberUntilItRuns { $0.receive(on: $1) }
     }
+
+    /// Every value is its own `schedule(options:_:)` call, and a cancelled subscriber outlives the
+    /// cancel until the last of the actions pending at that moment has run, not just the first.
+    @Test func eachValueIsOneScheduleCallAndTheLastPendingActionReleasesTheSubscriber() {
+        let scheduler = StepScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.receive(on: scheduler).subscribe(subscriber)
+            upstream.send(1)
+            upstream.send(2)
+            upstream.send(3)
+            #expect(scheduler.pendingCount == 3)
+            scheduler.runNext()
+            #expect(subscriber.values == [1])
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber != nil)
+        scheduler.runNext()
+        #expect(weakSubscriber != nil, "released before the last pending action ran")
+        scheduler.runNext()
+        #expect(weakSubscriber == nil, "still alive after the last pending action ran")
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    /// A scheduler that lets go of its actions without running them: the cancelled subscriber
+    /// (one that lets go of its subscription, as `sink` does) is released with the stage, once
+    /// neither the dropped actions nor the upstream hold it.
+    @Test func actionsDroppedUnrunReleaseTheCancelledSubscriber() {
+        let scheduler = StepScheduler()
+        weak var weakSubscriber: LettingGoSubscriber?
+        do {
+            let upstream = ReleasingTestUpstream<Int, Never>()
+            let subscriber = LettingGoSubscriber()
+            weakSubscriber = subscriber
+            upstream.receive(on: scheduler).subscribe(subscriber)
+            _ = upstream.send(1)
+            _ = upstream.send(2)
+            subscriber.cancel()
+            #expect(upstream.calls.last == .cancel)
+            #expect(!upstream.hasSubscriber)
+        }
+        #expect(weakSubscriber != nil, "released before the pending actions went")
+        scheduler.dropAll()
+        #expect(weakSubscriber == nil)
+    }
+
+    /// Demand that the subscriber returns from a delivery goes upstream, and values the upstream
+    /// sends in answer from inside that request are each scheduled and delivered in order.
+    @Test func valuesSentFromInsideADeliveryAreScheduledInOrder() {
+        let scheduler = StepScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
+        upstream.receive(on: scheduler).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.runNext()
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(scheduler.pendingCount == 2)
+        scheduler.runNext()
+        scheduler.runNext()
+        #expect(subscriber.events == [.subscription("ReceiveOn"), .value(1), .value(2), .completion(.finished)])
+    }
+}
+
+/// Keeps the actions handed to it until the test runs them, one at a time, or drops them unrun.
+private final class StepScheduler: Scheduler, @unchecked Sendable {
+    typealias SchedulerTimeType = TestScheduler.SchedulerTimeType
+    typealias SchedulerOptions = Never
+
+    private let clock = TestScheduler()
+    private let lock = NSLock()
+    private var actions: [() -> Void] = []
+
+    var now: SchedulerTimeType { clock.now }
+    var minimumTolerance: SchedulerTimeType.Stride { clock.minimumTolerance }
+    var pendingCount: Int { lock.withLock { actions.count } }
+
+    func schedule(options: Never?, _ action: @escaping () -> Void) {
+        lock.withLock { actions.append(action) }
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping () -> Void
+    ) {
+        schedule(options: nil, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: Never?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        schedule(options: nil, action)
+        return AnyCancellable {}
+    }
+
+    /// Runs the oldest pending action, outside the lock.
+    func runNext() {
+        let action = lock.withLock { actions.removeFirst() }
+        action()
+    }
+
+    /// Lets go of every pending action without running it (outside the lock).
+    func dropAll() {
+        let dropped = lock.withLock { () -> [() -> Void] in
+            defer { actions = [] }
+            return actions
+        }
+        _ = dropped
+    }
+}
+
+/// Lets go of its subscription when it cancels it.
+private final class LettingGoSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    private let lock = NSLock()
+    private var subscription: (any Subscription)?
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { self.subscription = subscription }
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    func cancel() {
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            defer { self.subscription = nil }
+            return self.subscription
+        }
+        subscription?.cancel()
+    }
 }
