@@ -39,10 +39,14 @@ struct AtomicDeliveryRole: ~Copyable {
     @usableFromInline static var flagBits: UInt { 7 }
 
     @usableFromInline
-    let word = Atomic<UInt>(0)
+    let word: Atomic<UInt>
 
+    /// A free role. `keepingLockFreeTakersOut`: whether it starts with ``attentionFlag`` raised,
+    /// for an owner that is not ready for lock-free deliveries yet (flatMap before any demand).
     @inlinable
-    init() {}
+    init(keepingLockFreeTakersOut: Bool = false) {
+        word = Atomic(keepingLockFreeTakersOut ? Self.attentionFlag : 0)
+    }
 
     /// The word as it is now, for a caller that only looks (a relaxed load).
     @inlinable @inline(__always)
@@ -137,6 +141,47 @@ struct AtomicDeliveryRole: ~Copyable {
         }
         word.store(Self.heldByCurrentThread(), ordering: .releasing)
         return .taken
+    }
+
+    /// Under the owner's lock, by a thread that does not hold the role, after the owner's state
+    /// changed: raises ``attentionFlag`` when `keepingLockFreeTakersOut`, else clears it (with the
+    /// role held, clearing it lets the holder give the role back without the lock), and takes the
+    /// role when it is free and `take` (there is something to deliver). Returns whether it took
+    /// the role; the taker holds it with ``attentionFlag`` raised until it stores the word its
+    /// delivery allows (``storeLocked(_:)``).
+    @inlinable
+    func settleLocked(take: Bool, keepingLockFreeTakersOut: Bool) -> Bool {
+        let attention = keepingLockFreeTakersOut ? Self.attentionFlag : 0
+        var current = word.load(ordering: .relaxed)
+        while true {
+            if Self.isFrozen(current) {
+                spinBriefly()
+                current = word.load(ordering: .relaxed)
+                continue
+            }
+            let held = current & Self.heldFlag != 0
+            let desired: UInt
+            if held {
+                desired = current & ~Self.attentionFlag | attention
+            } else if take {
+                desired = Self.heldByCurrentThread() | Self.attentionFlag
+            } else {
+                desired = attention
+            }
+            if desired == current { return false }
+            let (exchanged, original) = word.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged { return !held && take }
+            current = original
+        }
+    }
+
+    /// The word the holder stores to keep the role while it goes on delivering: its token, with
+    /// ``attentionFlag`` when `keepingLockFreeTakersOut`. By the holder only.
+    @inlinable @inline(__always)
+    func heldWord(keepingLockFreeTakersOut: Bool) -> UInt {
+        word.load(ordering: .relaxed) & ~Self.flagBits | Self.heldFlag
+            | (keepingLockFreeTakersOut ? Self.attentionFlag : 0)
     }
 
     /// Sets `flag` and returns the word as it was, waiting while the word is frozen (its holder

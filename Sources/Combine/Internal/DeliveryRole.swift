@@ -10,9 +10,8 @@
 /// already delivers (a subscriber calling back into the operator): the work is left for the loop
 /// in progress, which picks it up after the current call returns, instead of recursing.
 /// ``Claim/busy`` means another thread delivers: the work is left to it, and a sender then waits
-/// for its delivery with ``DeliveryTickets``. The subjects and `flatMap` keep the same three
-/// answers in an atomic word instead, so that an uncontended value takes the role without the
-/// lock.
+/// for its delivery with ``DeliveryTickets``. The subjects and `flatMap` keep the same role in an
+/// ``AtomicDeliveryRole`` instead, so that an uncontended value takes it without the lock.
 ///
 /// A pure value, kept in the owner's locked state.
 @usableFromInline

@@ -7,20 +7,20 @@ import TributaryLocks
 ///
 /// One thread at a time is the *emitter*: only the emitter calls the subscriber, and it delivers
 /// what has queued up before giving the role back, so calls never overlap and never run under
-/// the lock. The role is a bit of the atomic ``flags`` word rather than part of the locked state,
-/// so that the common case needs no lock: while the operator is open, nothing is queued and the
+/// the lock. The role is an ``AtomicDeliveryRole`` rather than part of the locked state, so that
+/// the common case needs no lock: while the operator is open, nothing is queued and the
 /// subscriber's demand is unlimited (``FlatMapStateMachine/fastEligible``, published as the
-/// `fast` bit), an inner value takes the role with one compare-and-swap, is handed to the
-/// subscriber through an unowned reference to its box (no reference counting), and gives the
-/// role back with a second compare-and-swap. Everything else (finite demand, queued values,
-/// completions, cancellation, new inners) goes through the mutex; whoever changes the state
-/// there republishes the `fast` bit, and clearing it while someone emits makes that emitter's
-/// lock-free give-back fail, so it comes back through the mutex and sees what changed.
+/// role's attention flag being clear), an inner value takes the role with one compare-and-swap,
+/// is handed to the subscriber through an unowned reference to its box (no reference counting),
+/// and gives the role back with a second compare-and-swap. Everything else (finite demand,
+/// queued values, completions, cancellation, new inners) goes through the mutex; whoever changes
+/// the state there republishes the flag, and raising it while someone emits makes that
+/// emitter's lock-free give-back fail, so it comes back through the mutex and sees what changed.
 ///
 /// An inner publisher that sends from another thread while the emitter delivers queues its value
 /// and waits until the emitter has delivered it (see ``DeliveryTickets``), as Apple's `flatMap`
 /// makes it wait; one that sends from inside the subscriber, on the emitter's thread, does not
-/// wait (``emitterToken`` tells them apart).
+/// wait (the emitter's thread token in the role's word tells them apart).
 @usableFromInline
 final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     Subscriber, ReflectsAsOperator
@@ -51,23 +51,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let downstream: Unmanaged<Machine.Box>
 
-    /// Bits of ``flags``.
-    @inlinable static var emittingFlag: UInt8 { 1 }
-    @inlinable static var fastFlag: UInt8 { 2 }
-
-    /// `emittingFlag` while a thread holds the emitter role; `fastFlag` while
-    /// ``FlatMapStateMachine/fastEligible`` held when the state was last changed. Written under
-    /// the mutex, except by the lock-free take (`fast` to `fast | emitting`) and give-back (the
-    /// reverse), which only succeed when the word is exactly what they expect.
+    /// The emitter role, with the emitter's thread token (a thread that finds its own token there
+    /// is delivering: a send from inside the subscriber, which must not wait for itself). Its
+    /// attention flag is raised whenever ``FlatMapStateMachine/fastEligible`` did not hold when
+    /// the state last changed, which keeps lock-free takers out and makes a lock-free emitter's
+    /// give-back fail, so that it comes back through the mutex and sees what changed.
     @usableFromInline
-    let flags = Atomic<UInt8>(0)
-
-    /// The emitter's ``currentThreadToken()`` while it holds the role, `0` otherwise (and for a
-    /// moment after a lock-free take). Only the emitter writes its own token, and it clears the
-    /// token before giving the role back, so a thread that reads its own token here holds the
-    /// role: a send from inside the subscriber, which must not wait for itself.
-    @usableFromInline
-    let emitterToken = Atomic<UInt>(0)
+    let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
@@ -81,35 +71,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     // MARK: The emitter role
 
     /// Under the mutex, by a thread that does not hold the role, after changing the state:
-    /// republishes the `fast` bit and takes the role when there is something to deliver and
-    /// nobody is emitting. Returns the first emission when it took the role.
+    /// republishes whether lock-free deliveries are allowed and takes the role when there is
+    /// something to deliver and nobody is emitting. Returns the first emission when it took the
+    /// role.
     @inlinable
     func settleLocked(_ machine: inout Machine) -> Emission {
-        let eligible = machine.fastEligible
-        let work = machine.hasWork
-        var current = flags.load(ordering: .relaxed)
-        while true {
-            let desired: UInt8
-            if current & Self.emittingFlag != 0 {
-                // Someone emits; without the fast bit its give-back fails and it comes back here.
-                desired = eligible ? Self.emittingFlag | Self.fastFlag : Self.emittingFlag
-            } else if work {
-                desired = Self.emittingFlag
-            } else {
-                desired = eligible ? Self.fastFlag : 0
-            }
-            if desired == current { return .idle }
-            let (exchanged, original) = flags.compareExchange(
-                expected: current, desired: desired, ordering: .acquiringAndReleasing)
-            if exchanged {
-                if current & Self.emittingFlag == 0 && work {
-                    emitterToken.store(currentThreadToken(), ordering: .relaxed)
-                    return nextLocked(&machine)
-                }
-                return .idle
-            }
-            current = original
+        if role.settleLocked(take: machine.hasWork, keepingLockFreeTakersOut: !machine.fastEligible) {
+            return nextLocked(&machine)
         }
+        return .idle
     }
 
     /// Under the mutex, by the emitter: the next emission, giving the role back when there is
@@ -119,16 +89,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func nextLocked(_ machine: inout Machine) -> Emission {
         let emission = machine.next()
-        let fast = machine.fastEligible ? Self.fastFlag : 0
+        let keepOut = !machine.fastEligible
         switch emission {
         case .value:
-            flags.store(Self.emittingFlag | fast, ordering: .releasing)
+            role.storeLocked(role.heldWord(keepingLockFreeTakersOut: keepOut))
         case .completion:
-            emitterToken.store(0, ordering: .relaxed)
-            flags.store(fast, ordering: .releasing)
+            role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
         case .idle, .release:
-            emitterToken.store(0, ordering: .relaxed)
-            flags.store(fast, ordering: .releasing)
+            role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
             machine.tickets.endTurn()
         }
         return emission
@@ -138,8 +106,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// whether another thread holds it, so that the caller must wait for its delivery.
     @inlinable
     func anotherThreadEmitsLocked() -> Bool {
-        flags.load(ordering: .relaxed) & Self.emittingFlag != 0
-            && emitterToken.load(ordering: .relaxed) != currentThreadToken()
+        let word = role.current
+        return word & AtomicDeliveryRole.heldFlag != 0 && AtomicDeliveryRole.claim(whenHeld: word) == .busy
     }
 
     /// Runs `body` under the mutex, then settles the role.
@@ -155,15 +123,6 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable @inline(__always)
     func deliver(_ value: Downstream.Input) -> Subscribers.Demand {
         downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
-    }
-
-    /// For the emitter after a value: gives the role back without the lock when the fast bit is
-    /// still set (demand unlimited, nothing waiting, nothing changed). Returns whether it did.
-    @inlinable @inline(__always)
-    func giveBackFast() -> Bool {
-        flags.compareExchange(
-            expected: Self.emittingFlag | Self.fastFlag, desired: Self.fastFlag, ordering: .releasing
-        ).exchanged
     }
 
     /// For the emitter after a value it delivered without the queue (the lock-free path, or a
@@ -292,33 +251,26 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// inner); else queued, its inner asked for one more once it is delivered.
     @inlinable
     func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) -> Subscribers.Demand {
-        if flags.compareExchange(
-            expected: Self.fastFlag, desired: Self.emittingFlag | Self.fastFlag, ordering: .acquiring
-        ).exchanged {
-            let token = currentThreadToken()
-            emitterToken.store(token, ordering: .relaxed)
+        if role.tryTakeWithoutLock() {
             let additional = deliver(value)
-            // Cleared before the role goes: a token left behind could be another thread's later.
-            emitterToken.store(0, ordering: .relaxed)
-            if giveBackFast() { return .none }
-            emitterToken.store(token, ordering: .relaxed)
+            // Back without the lock while nothing changed (demand unlimited, nothing waiting).
+            if role.tryGiveBackWithoutLock() { return .none }
             resume(after: additional)
             return .none
         }
         let (decision, emission, ticket) = state.withLock {
             machine -> (Machine.ValueDecision, Emission, DeliveryTickets.Ticket?) in
-            // Only a word of 0 lets this thread take the role with a plain store: with the fast
-            // bit set, another thread may take it at any moment without the mutex.
-            let busy = flags.load(ordering: .relaxed) != 0
+            // Only a free word that keeps lock-free takers out lets this thread take the role with
+            // a plain store: otherwise another thread may take it at any moment without the mutex.
+            let busy = role.current != AtomicDeliveryRole.attentionFlag
             let decision = machine.receiveInner(value, at: index, generation: generation, emitting: busy)
             switch decision {
             case .drop:
                 return (decision, .idle, nil)
             case .deliver:
-                // This thread takes the role to deliver its own value: the word was 0, and
-                // nobody changes a 0 word without the mutex.
-                emitterToken.store(currentThreadToken(), ordering: .relaxed)
-                flags.store(Self.emittingFlag, ordering: .relaxed)
+                // This thread takes the role to deliver its own value: the word kept lock-free
+                // takers out, and nobody changes such a word without the mutex.
+                role.storeLocked(AtomicDeliveryRole.heldByCurrentThread() | AtomicDeliveryRole.attentionFlag)
                 return (decision, .idle, nil)
             case .queued:
                 let ticket = DeliveryTickets.Ticket(
