@@ -106,8 +106,8 @@ extension Publishers.ReceiveOn {
             @usableFromInline var events = DeliveryQueue<Event>()
             /// Actions handed to the scheduler that have not run yet.
             @usableFromInline var scheduled = 0
-            /// An action is delivering right now.
-            @usableFromInline var delivering = false
+            /// Held by the action delivering right now.
+            @usableFromInline var role = DeliveryRole()
             /// The upstream subscription let go of at the completion's delivery, to be released
             /// outside the lock.
             @usableFromInline var released: (any Subscription)?
@@ -131,11 +131,10 @@ extension Publishers.ReceiveOn {
             mutating func begin(_ tidy: inout Bool) -> (Event, Downstream)?? {
                 scheduled -= 1
                 if scheduled == 0, kept != nil { tidy = true }
-                if delivering {
+                guard role.tryTake() else {
                     owed += 1
                     return .none
                 }
-                delivering = true
                 return .some(next(&tidy))
             }
 
@@ -144,7 +143,7 @@ extension Publishers.ReceiveOn {
             @inlinable
             mutating func advance(_ tidy: inout Bool) -> (Event, Downstream)?? {
                 guard owed > 0 else {
-                    delivering = false
+                    role.release()
                     return .none
                 }
                 owed -= 1
