@@ -50,11 +50,23 @@ extension Publishers.DropUntilOutput {
         @usableFromInline var pendingDemand: Subscribers.Demand = .none
         /// Whether an upstream subscription has ever arrived.
         @usableFromInline var everSubscribed = false
-        /// The subscriber's outstanding demand. As Apple's, every upstream value counts against
-        /// it, the swallowed ones included.
+        /// The subscriber's demand as Apple's operator counts it: every request and every answer
+        /// of the subscriber adds to it, and each value it swallows uses one up (a value it
+        /// passes on does not).
         @usableFromInline var demand: Subscribers.Demand = .none
 
         @inlinable init() {}
+
+        /// Lets go of the trigger's subscription, returning it (for a cancel, or just to be
+        /// released, outside the lock). Unless the trigger completed, a subscription it sends
+        /// later is accepted and asked for one value, as Apple's operator does after a cancel, an
+        /// upstream completion or the trigger's value.
+        @inlinable
+        mutating func letGoOfTrigger() -> (any Subscription)? {
+            guard case .subscribed(let held) = trigger else { return nil }
+            trigger = .awaitingSubscription
+            return held
+        }
     }
 
     @usableFromInline
@@ -86,10 +98,7 @@ extension Publishers.DropUntilOutput {
         @usableFromInline
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let pass: Bool = state.withLock { state in
-                if !state.finished && state.triggered {
-                    state.demand -= 1
-                    return true
-                }
+                if !state.finished && state.triggered { return true }
                 // A value swallowed (before the trigger, or after a cancel or a completion) is
                 // still counted against the demand, and traps beyond it, as on Apple's platforms.
                 guard state.demand > 0 else {
@@ -114,7 +123,7 @@ extension Publishers.DropUntilOutput {
                 guard !state.finished else { return nil }
                 state.finished = true
                 state.upstream = .terminal
-                return .some(state.trigger.terminate())
+                return .some(state.letGoOfTrigger())
             }
             guard let trigger else { return }
             trigger?.cancel()
@@ -135,21 +144,33 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func signalFired() {
-            // The trigger's subscription stays held, so a cancel or completion still cancels it
-            // (Apple lets go of it here without cancelling, which leaves a subject holding it).
-            state.withLock { state in
+            // As Apple's, the trigger's subscription is let go of here without a cancel: it
+            // asked for one value and got it. A later subscription of the trigger is asked for
+            // one value again (spec §12).
+            let released = state.withLock { state in
                 if !state.finished { state.triggered = true }
+                return state.letGoOfTrigger()
             }
+            withExtendedLifetime(released) {}
         }
 
         @usableFromInline
         func signalCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
+            var released: (any Subscription)?
             let upstream: (any Subscription)?? = state.withLock { state in
+                // Once the trigger has fired, its completion only lets go of its subscription: a
+                // later subscription of the trigger is still asked for one value, as on Apple's
+                // platforms.
+                guard !state.triggered else {
+                    released = state.letGoOfTrigger()
+                    return nil
+                }
                 state.trigger = .terminal
-                guard !state.triggered, !state.finished else { return nil }
+                guard !state.finished else { return nil }
                 state.finished = true
                 return .some(state.upstream.terminate())
             }
+            withExtendedLifetime(released) {}
             guard let upstream else { return }
             upstream?.cancel()
             downstream.receive(completion: completion)
@@ -172,7 +193,7 @@ extension Publishers.DropUntilOutput {
         func cancel() {
             let (upstream, trigger) = state.withLock { state in
                 state.finished = true
-                return (state.upstream.terminate(), state.trigger.terminate())
+                return (state.upstream.terminate(), state.letGoOfTrigger())
             }
             upstream?.cancel()
             trigger?.cancel()
