@@ -76,7 +76,8 @@ protocol FilteringStrategy {
     /// Whether upstream completions leave the stage running, as Apple's `tryScan` does: each one
     /// that arrives while subscribed is passed on, the upstream's subscription is kept (later
     /// requests and a cancel still reach it), and one that arrives before the subscription or
-    /// after a cancel is dropped (spec §12).
+    /// after a cancel is dropped (spec §12). So is the stage's own failure (a `try` closure
+    /// threw) before the subscription: there is no subscriber-facing subscription to end yet.
     static var forwardsEveryCompletion: Bool { get }
 
     /// Whether the upstream subscription is let go of only after the downstream has heard of an
@@ -251,6 +252,9 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @inline(never)
     func failFromValue() {
         let error = strategy.takeFailure()
+        // A stage without a terminal state for completions has nowhere to send its own failure
+        // before the subscription: like Apple's `tryScan`, it drops it and goes on.
+        if Strategy.forwardsEveryCompletion, progress.load(ordering: .acquiring) == FilteringProgress.awaiting { return }
         guard let upstream = terminate() else {
             progress.store(FilteringProgress.failed, ordering: .releasing)
             return

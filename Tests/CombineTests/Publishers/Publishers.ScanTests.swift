@@ -115,6 +115,23 @@ extension PublishersScanTests {
         #expect(subscriber.values == [4])
         #expect(subscriber.completions.isEmpty)
     }
+
+    /// As Apple's: a throw of the closure before the upstream's subscription has nowhere to go
+    /// (no subscription has been handed downstream); it is dropped, the late subscription is
+    /// handed downstream and folding goes on from the last result.
+    @Test func tryScanDropsAThrowBeforeItsSubscription() {
+        let upstream = LateSubscriptionUpstream<Int, SingleOp.TestError>()
+        let subscriber = TrackingSubscriber<Int, any Error>(initialDemand: .max(3))
+        upstream.tryScan(0) { acc, v in if v < 0 { throw SingleOp.TestError.boom }; return acc + v }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(-1)
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.max(3)])
+        upstream.send(2)
+        #expect(SingleOp.events(subscriber) == ["value(1)", "subscription(TryScan)", "value(3)"])
+    }
 }
 
 extension Publisher where Output == Int {
