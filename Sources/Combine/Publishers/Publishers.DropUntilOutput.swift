@@ -54,17 +54,30 @@ extension Publishers.DropUntilOutput {
         /// of the subscriber adds to it, and each value it swallows uses one up (a value it
         /// passes on does not).
         @usableFromInline var demand: Subscribers.Demand = .none
+        /// Trigger subscriptions whose value has arrived. Apple's operator lets go of each
+        /// without a cancel, which leaves a subject used as the trigger holding the whole chain
+        /// until the subject ends; ours are kept and cancelled when the stream ends.
+        @usableFromInline var spentTriggers: [any Subscription] = []
 
         @inlinable init() {}
 
-        /// Lets go of the trigger's subscription, returning it (for a cancel, or just to be
-        /// released, outside the lock). Unless the trigger completed, a subscription it sends
+        /// Lets go of the trigger's current subscription, returning it (for a cancel, or just to
+        /// be released, outside the lock). Unless the trigger completed, a subscription it sends
         /// later is accepted and asked for one value, as Apple's operator does after a cancel, an
-        /// upstream completion or the trigger's value.
+        /// upstream completion or the trigger's value (spec §12).
         @inlinable
         mutating func letGoOfTrigger() -> (any Subscription)? {
             guard case .subscribed(let held) = trigger else { return nil }
             trigger = .awaitingSubscription
+            return held
+        }
+
+        /// The stream ends: every trigger subscription still held, to cancel outside the lock.
+        @inlinable
+        mutating func takeTriggers() -> [any Subscription] {
+            var held = spentTriggers
+            spentTriggers = []
+            if let current = letGoOfTrigger() { held.append(current) }
             return held
         }
     }
@@ -119,14 +132,14 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let trigger: (any Subscription)?? = state.withLock { state in
+            let triggers: [any Subscription]? = state.withLock { state in
                 guard !state.finished else { return nil }
                 state.finished = true
                 state.upstream = .terminal
-                return .some(state.letGoOfTrigger())
+                return state.takeTriggers()
             }
-            guard let trigger else { return }
-            trigger?.cancel()
+            guard let triggers else { return }
+            for trigger in triggers { trigger.cancel() }
             downstream.receive(completion: completion)
         }
 
@@ -144,25 +157,27 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func signalFired() {
-            // As Apple's, the trigger's subscription is let go of here without a cancel: it
-            // asked for one value and got it. A later subscription of the trigger is asked for
-            // one value again (spec §12).
-            let released = state.withLock { state in
-                if !state.finished { state.triggered = true }
-                return state.letGoOfTrigger()
+            // As Apple's, the trigger's subscription is done with here: a later subscription of
+            // the trigger is asked for one value again (spec §12). Apple lets go of it without a
+            // cancel; while the stream runs ours is kept, to be cancelled when the stream ends.
+            let released = state.withLock { state -> (any Subscription)? in
+                guard !state.finished else { return state.letGoOfTrigger() }
+                state.triggered = true
+                if let spent = state.letGoOfTrigger() { state.spentTriggers.append(spent) }
+                return nil
             }
             withExtendedLifetime(released) {}
         }
 
         @usableFromInline
         func signalCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
-            var released: (any Subscription)?
+            var released: [any Subscription] = []
             let upstream: (any Subscription)?? = state.withLock { state in
-                // Once the trigger has fired, its completion only lets go of its subscription: a
-                // later subscription of the trigger is still asked for one value, as on Apple's
-                // platforms.
+                // Once the trigger has fired, its completion only lets go of its subscriptions
+                // (it has ended; there is nothing left to cancel): a later subscription of the
+                // trigger is still asked for one value, as on Apple's platforms.
                 guard !state.triggered else {
-                    released = state.letGoOfTrigger()
+                    released = state.takeTriggers()
                     return nil
                 }
                 state.trigger = .terminal
@@ -191,12 +206,12 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func cancel() {
-            let (upstream, trigger) = state.withLock { state in
+            let (upstream, triggers) = state.withLock { state in
                 state.finished = true
-                return (state.upstream.terminate(), state.letGoOfTrigger())
+                return (state.upstream.terminate(), state.takeTriggers())
             }
             upstream?.cancel()
-            trigger?.cancel()
+            for trigger in triggers { trigger.cancel() }
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }

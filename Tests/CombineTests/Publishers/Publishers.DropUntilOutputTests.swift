@@ -51,10 +51,12 @@ struct PublishersDropUntilOutputTests {
         #expect(SingleOp.events(sub2) == ["subscription(DropUntilOutput)", "value(5)", "failure(other)"])
     }
 
-    /// Apple's operator lets go of the trigger's subscription without cancelling it once the
-    /// trigger has sent its value, and asks a trigger subscription that comes later for one value
-    /// (after the value, a cancel or an upstream completion; spec §12). A second subscription
-    /// while one is held is cancelled, and so is one after the trigger completed without a value.
+    /// Apple's operator is done with the trigger's subscription once the trigger has sent its
+    /// value, and asks a trigger subscription that comes later for one value (after the value, a
+    /// cancel or an upstream completion; spec §12). A second subscription while one is held is
+    /// cancelled, and so is one after the trigger completed without a value. Apple lets go of the
+    /// spent subscription without a cancel (a subject trigger would then keep the chain alive);
+    /// ours is cancelled when the stream ends (a deliberate difference).
     @Test func triggerSubscriptionsAfterTheValueACancelOrACompletion() {
         let upstream = Up(), trigger = LateSubscriptionUpstream<Int, SingleOp.TestError>()
         let sub = TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: .max(5))
@@ -65,11 +67,12 @@ struct PublishersDropUntilOutputTests {
         #expect(first.requests == [.max(1)])
         #expect(extra.isCancelled)
         trigger.send(1)
+        #expect(first.cancelCount == 0)
         let afterValue = RecordingSubscription()
         trigger.send(subscription: afterValue)
-        sub.cancel()
-        #expect(first.cancelCount == 0)
         #expect(afterValue.requests == [.max(1)])
+        sub.cancel()
+        #expect(first.cancelCount == 1)
         #expect(afterValue.cancelCount == 1)
         let afterCancel = RecordingSubscription()
         trigger.send(subscription: afterCancel)
