@@ -62,6 +62,24 @@ protocol FilteringStrategy {
     /// handle such events as usual.
     static var trapsBeforeSubscription: Bool { get }
 
+    /// Whether the stage ignores a value or a completion that arrives before the upstream's
+    /// subscription, as Apple's `drop(while:)` and `tryDrop(while:)` do: the value is not shown to
+    /// the closure and returns `.none`, the completion does not end the stage (spec §8).
+    static var ignoresEventsBeforeSubscription: Bool { get }
+
+    /// Whether a downstream cancel that comes before the upstream's subscription is ignored, as
+    /// Apple's `drop(while:)`, `tryDrop(while:)` and `tryScan` ignore it: the late subscription
+    /// is then handed downstream as if nothing had happened (spec §6). Otherwise the stage
+    /// remembers the cancel and cancels the late subscription, as the filter-like family does.
+    static var ignoresCancelBeforeSubscription: Bool { get }
+
+    /// Whether upstream completions leave the stage running, as Apple's `tryScan` does: each one
+    /// that arrives while subscribed is passed on, the upstream's subscription is kept (later
+    /// requests and a cancel still reach it), and one that arrives before the subscription or
+    /// after a cancel is dropped (spec §12). So is the stage's own failure (a `try` closure
+    /// threw) before the subscription: there is no subscriber-facing subscription to end yet.
+    static var forwardsEveryCompletion: Bool { get }
+
     /// Whether the upstream subscription is let go of only after the downstream has heard of an
     /// upstream completion, as Apple's filter-like family does; otherwise before.
     static var releasesUpstreamAfterCompletion: Bool { get }
@@ -84,6 +102,15 @@ extension FilteringStrategy {
 
     @inlinable
     static var trapsBeforeSubscription: Bool { false }
+
+    @inlinable
+    static var ignoresEventsBeforeSubscription: Bool { false }
+
+    @inlinable
+    static var ignoresCancelBeforeSubscription: Bool { false }
+
+    @inlinable
+    static var forwardsEveryCompletion: Bool { false }
 
     @inlinable
     static var releasesUpstreamAfterCompletion: Bool { false }
@@ -191,7 +218,11 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
             if now == FilteringProgress.failed { return .none }
             if now == FilteringProgress.done {
                 if Strategy.gatesValuesAfterEnd { return .none }
-            } else if Strategy.trapsBeforeSubscription { APIViolation.eventBeforeSubscription(Strategy.operatorName, "a value") }
+            } else if Strategy.trapsBeforeSubscription {
+                APIViolation.eventBeforeSubscription(Strategy.operatorName, "a value")
+            } else if Strategy.ignoresEventsBeforeSubscription {
+                return .none
+            }
         }
         switch strategy.receive(input, downstream: downstream) {
         case .demand(let demand):
@@ -221,6 +252,9 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     @inline(never)
     func failFromValue() {
         let error = strategy.takeFailure()
+        // A stage without a terminal state for completions has nowhere to send its own failure
+        // before the subscription: like Apple's `tryScan`, it drops it and goes on.
+        if Strategy.forwardsEveryCompletion, progress.load(ordering: .acquiring) == FilteringProgress.awaiting { return }
         guard let upstream = terminate() else {
             progress.store(FilteringProgress.failed, ordering: .releasing)
             return
@@ -234,8 +268,14 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     func receive(completion: Subscribers.Completion<Failure>) {
         let outermost = serialCalls.enter(Strategy.operatorName)
         defer { serialCalls.leave(outermost) }
-        if Strategy.trapsBeforeSubscription, progress.load(ordering: .acquiring) == FilteringProgress.awaiting {
-            APIViolation.eventBeforeSubscription(Strategy.operatorName, "a completion")
+        let now = progress.load(ordering: .acquiring)
+        if now == FilteringProgress.awaiting {
+            if Strategy.trapsBeforeSubscription { APIViolation.eventBeforeSubscription(Strategy.operatorName, "a completion") }
+            if Strategy.ignoresEventsBeforeSubscription || Strategy.forwardsEveryCompletion { return }
+        }
+        if Strategy.forwardsEveryCompletion {
+            if now == FilteringProgress.running { downstream.receive(completion: completion.mapError(Strategy.convert)) }
+            return
         }
         switch completion {
         case .failure(let error):
@@ -322,6 +362,16 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
 
     @usableFromInline
     func cancel() {
+        if Strategy.ignoresCancelBeforeSubscription {
+            let upstream = state.withLock { state -> (any Subscription)? in
+                state.pending = nil
+                return state.status.terminateIfSubscribed()
+            }
+            guard let upstream else { return }
+            _ = end()
+            upstream.cancel()
+            return
+        }
         _ = end()
         let upstream = state.withLock { state -> (any Subscription)? in
             state.pending = nil

@@ -37,3 +37,12 @@ where Signal.Failure == Watcher.SignalFailure {
     @inlinable
     func receive(completion: Subscribers.Completion<Signal.Failure>) { watcher.signalCompleted(completion) }
 }
+
+/// Apple's `drop(untilOutputFrom:)` shows the subscriber it attaches to the other publisher as it
+/// shows its subscription (`"DropUntilOutput"`, no mirror children, spec §28); the watchers that
+/// show themselves that way lend it their shape. (`prefix(untilOutputFrom:)`'s has none.)
+extension OutputSignalSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    ReflectsAsOperator
+where Watcher: ReflectsAsOperator {
+    @usableFromInline var description: String { watcher.description }
+}

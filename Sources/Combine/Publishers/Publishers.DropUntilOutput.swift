@@ -50,11 +50,36 @@ extension Publishers.DropUntilOutput {
         @usableFromInline var pendingDemand: Subscribers.Demand = .none
         /// Whether an upstream subscription has ever arrived.
         @usableFromInline var everSubscribed = false
-        /// The subscriber's outstanding demand. As Apple's, every upstream value counts against
-        /// it, the swallowed ones included.
+        /// The subscriber's demand as Apple's operator counts it: every request and every answer
+        /// of the subscriber adds to it, and each value it swallows uses one up (a value it
+        /// passes on does not).
         @usableFromInline var demand: Subscribers.Demand = .none
+        /// Trigger subscriptions whose value has arrived. Apple's operator lets go of each
+        /// without a cancel, which leaves a subject used as the trigger holding the whole chain
+        /// until the subject ends; ours are kept and cancelled when the stream ends.
+        @usableFromInline var spentTriggers: [any Subscription] = []
 
         @inlinable init() {}
+
+        /// Lets go of the trigger's current subscription, returning it (for a cancel, or just to
+        /// be released, outside the lock). Unless the trigger completed, a subscription it sends
+        /// later is accepted and asked for one value, as Apple's operator does after a cancel, an
+        /// upstream completion or the trigger's value (spec §12).
+        @inlinable
+        mutating func letGoOfTrigger() -> (any Subscription)? {
+            guard case .subscribed(let held) = trigger else { return nil }
+            trigger = .awaitingSubscription
+            return held
+        }
+
+        /// The stream ends: every trigger subscription still held, to cancel outside the lock.
+        @inlinable
+        mutating func takeTriggers() -> [any Subscription] {
+            var held = spentTriggers
+            spentTriggers = []
+            if let current = letGoOfTrigger() { held.append(current) }
+            return held
+        }
     }
 
     @usableFromInline
@@ -86,10 +111,7 @@ extension Publishers.DropUntilOutput {
         @usableFromInline
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let pass: Bool = state.withLock { state in
-                if !state.finished && state.triggered {
-                    state.demand -= 1
-                    return true
-                }
+                if !state.finished && state.triggered { return true }
                 // A value swallowed (before the trigger, or after a cancel or a completion) is
                 // still counted against the demand, and traps beyond it, as on Apple's platforms.
                 guard state.demand > 0 else {
@@ -110,14 +132,14 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let trigger: (any Subscription)?? = state.withLock { state in
+            let triggers: [any Subscription]? = state.withLock { state in
                 guard !state.finished else { return nil }
                 state.finished = true
                 state.upstream = .terminal
-                return .some(state.trigger.terminate())
+                return state.takeTriggers()
             }
-            guard let trigger else { return }
-            trigger?.cancel()
+            guard let triggers else { return }
+            for trigger in triggers { trigger.cancel() }
             downstream.receive(completion: completion)
         }
 
@@ -135,21 +157,35 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func signalFired() {
-            // The trigger's subscription stays held, so a cancel or completion still cancels it
-            // (Apple lets go of it here without cancelling, which leaves a subject holding it).
-            state.withLock { state in
-                if !state.finished { state.triggered = true }
+            // As Apple's, the trigger's subscription is done with here: a later subscription of
+            // the trigger is asked for one value again (spec §12). Apple lets go of it without a
+            // cancel; while the stream runs ours is kept, to be cancelled when the stream ends.
+            let released = state.withLock { state -> (any Subscription)? in
+                guard !state.finished else { return state.letGoOfTrigger() }
+                state.triggered = true
+                if let spent = state.letGoOfTrigger() { state.spentTriggers.append(spent) }
+                return nil
             }
+            withExtendedLifetime(released) {}
         }
 
         @usableFromInline
         func signalCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
+            var released: [any Subscription] = []
             let upstream: (any Subscription)?? = state.withLock { state in
+                // Once the trigger has fired, its completion only lets go of its subscriptions
+                // (it has ended; there is nothing left to cancel): a later subscription of the
+                // trigger is still asked for one value, as on Apple's platforms.
+                guard !state.triggered else {
+                    released = state.takeTriggers()
+                    return nil
+                }
                 state.trigger = .terminal
-                guard !state.triggered, !state.finished else { return nil }
+                guard !state.finished else { return nil }
                 state.finished = true
                 return .some(state.upstream.terminate())
             }
+            withExtendedLifetime(released) {}
             guard let upstream else { return }
             upstream?.cancel()
             downstream.receive(completion: completion)
@@ -170,12 +206,12 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func cancel() {
-            let (upstream, trigger) = state.withLock { state in
+            let (upstream, triggers) = state.withLock { state in
                 state.finished = true
-                return (state.upstream.terminate(), state.trigger.terminate())
+                return (state.upstream.terminate(), state.takeTriggers())
             }
             upstream?.cancel()
-            trigger?.cancel()
+            for trigger in triggers { trigger.cancel() }
         }
 
         @usableFromInline var description: String { "DropUntilOutput" }

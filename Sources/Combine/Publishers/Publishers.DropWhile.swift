@@ -71,6 +71,11 @@ extension Publishers.DropWhile {
 
         @usableFromInline static var operatorName: String { "DropWhile" }
 
+        /// As Apple's: a value before the subscription is not shown to the predicate, and a
+        /// completion or a cancel before it changes nothing (spec §6, §8).
+        @inlinable static var ignoresEventsBeforeSubscription: Bool { true }
+        @inlinable static var ignoresCancelBeforeSubscription: Bool { true }
+
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -97,6 +102,11 @@ extension Publishers.TryDropWhile {
         @inlinable init(predicate: @escaping (Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryDropWhile" }
+
+        /// As Apple's: a value before the subscription is not shown to the predicate, and a
+        /// completion or a cancel before it changes nothing (spec §6, §8).
+        @inlinable static var ignoresEventsBeforeSubscription: Bool { true }
+        @inlinable static var ignoresCancelBeforeSubscription: Bool { true }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

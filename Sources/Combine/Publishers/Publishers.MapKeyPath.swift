@@ -21,7 +21,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
             let keyPath = self.keyPath
-            upstream.receive(subscriber: Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) { $0[keyPath: keyPath] })
+            upstream.receive(subscriber: KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath]) { $0[keyPath: keyPath] })
         }
     }
 
@@ -51,7 +51,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1), Upstream.Failure == S.Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1
-            upstream.receive(subscriber: Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
+            upstream.receive(subscriber: KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
             })
         }
@@ -89,10 +89,55 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1, Output2), Upstream.Failure == S.Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1, keyPath2 = self.keyPath2
-            upstream.receive(subscriber: Publishers.Map<Upstream, Output>.Inner(downstream: subscriber) {
+            upstream.receive(subscriber: KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1, keyPath2]) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
             })
         }
+    }
+}
+
+/// The stage the key-path forms of `map` attach upstream: like `map`'s, a plain value that hands
+/// the upstream's subscription straight down and reads the properties of each value, but shown
+/// as Apple shows it (spec §28): `"ValueForKey"` with a `keyPath` child for one key path,
+/// `"ValueForKeys"` with `keyPath0`, `keyPath1`… for several.
+@usableFromInline
+struct KeyPathReadingStage<Input, Downstream: Subscriber>: Subscriber, ReflectsAsOperator {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    /// The key paths, for the mirror only; `read` applies them.
+    @usableFromInline let keyPaths: [AnyKeyPath]
+    @usableFromInline let read: (Input) -> Downstream.Input
+    @usableFromInline let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream, keyPaths: [AnyKeyPath], read: @escaping (Input) -> Downstream.Input) {
+        self.downstream = downstream
+        self.keyPaths = keyPaths
+        self.read = read
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable @inline(__always)
+    func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(read(input))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline var description: String { keyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        if keyPaths.count == 1 { return Mirror(self, children: ["keyPath": keyPaths[0]]) }
+        return Mirror(self, children: keyPaths.enumerated().map { (label: "keyPath\($0.offset)", value: $0.element as Any) })
     }
 }
 

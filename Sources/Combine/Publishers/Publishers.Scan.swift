@@ -130,6 +130,11 @@ extension Publishers.TryScan {
         /// cancel, and passes them on.
         @inlinable static var gatesValuesAfterEnd: Bool { false }
 
+        /// Nor do upstream completions end it: each is passed on and the upstream's subscription
+        /// stays in use; a cancel before the subscription changes nothing (spec §6, §12).
+        @inlinable static var forwardsEveryCompletion: Bool { true }
+        @inlinable static var ignoresCancelBeforeSubscription: Bool { true }
+
         @usableFromInline
         func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
             // Apple's children; the stage's status is not the strategy's to show, so it is blank.

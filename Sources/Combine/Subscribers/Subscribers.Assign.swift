@@ -6,9 +6,9 @@ extension Subscribers {
     /// Usually made with ``Publisher/assign(to:on:)``. It asks for unlimited values. It keeps a
     /// strong reference to the object until the stream completes or is cancelled, as Apple
     /// documents; assigning onto `self` from a pipeline `self` owns is therefore a retain cycle
-    /// until then (prefer `assign(to: &$property)` there). After the first completion or cancel it
-    /// ignores everything and releases the object and its subscription; a second subscription is
-    /// cancelled.
+    /// until then (prefer `assign(to: &$property)` there). After the first completion, or a cancel
+    /// once subscribed, it ignores everything and releases the object and its subscription; a
+    /// second subscription is cancelled.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     {
@@ -74,12 +74,15 @@ extension Subscribers {
             withExtendedLifetime(released) {}
         }
 
-        /// Cancels the subscription and releases the object.
+        /// Cancels the subscription and releases the object. Before a subscription has arrived
+        /// a cancel is ignored, as on Apple's platforms: the object is kept, and a subscription
+        /// that arrives later is asked for everything and its values are assigned.
         @inlinable
         public func cancel() {
-            let released = state.withLock { state in
+            let released = state.withLock { state -> ((any Subscription)?, Root?) in
+                guard let subscription = state.status.terminateIfSubscribed() else { return (nil, nil) }
                 defer { state.object = nil }
-                return (state.status.terminate(), state.object)
+                return (subscription, state.object)
             }
             released.0?.cancel()
         }

@@ -51,6 +51,69 @@ struct PublishersDropUntilOutputTests {
         #expect(SingleOp.events(sub2) == ["subscription(DropUntilOutput)", "value(5)", "failure(other)"])
     }
 
+    /// Apple's operator is done with the trigger's subscription once the trigger has sent its
+    /// value, and asks a trigger subscription that comes later for one value (after the value, a
+    /// cancel or an upstream completion; spec §12). A second subscription while one is held is
+    /// cancelled, and so is one after the trigger completed without a value. Apple lets go of the
+    /// spent subscription without a cancel (a subject trigger would then keep the chain alive);
+    /// ours is cancelled when the stream ends (a deliberate difference).
+    @Test func triggerSubscriptionsAfterTheValueACancelOrACompletion() {
+        let upstream = Up(), trigger = LateSubscriptionUpstream<Int, SingleOp.TestError>()
+        let sub = TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: .max(5))
+        upstream.drop(untilOutputFrom: trigger).subscribe(sub)
+        let first = RecordingSubscription(), extra = RecordingSubscription()
+        trigger.send(subscription: first)
+        trigger.send(subscription: extra)
+        #expect(first.requests == [.max(1)])
+        #expect(extra.isCancelled)
+        trigger.send(1)
+        #expect(first.cancelCount == 0)
+        let afterValue = RecordingSubscription()
+        trigger.send(subscription: afterValue)
+        #expect(afterValue.requests == [.max(1)])
+        sub.cancel()
+        #expect(first.cancelCount == 1)
+        #expect(afterValue.cancelCount == 1)
+        let afterCancel = RecordingSubscription()
+        trigger.send(subscription: afterCancel)
+        #expect(afterCancel.requests == [.max(1)])
+        #expect(afterCancel.cancelCount == 0)
+
+        let upstream2 = Up(), trigger2 = LateSubscriptionUpstream<Int, SingleOp.TestError>()
+        upstream2.drop(untilOutputFrom: trigger2).subscribe(TrackingSubscriber<Int, SingleOp.TestError>())
+        trigger2.send(completion: .finished)
+        let afterCompletion = RecordingSubscription()
+        trigger2.send(subscription: afterCompletion)
+        #expect(afterCompletion.isCancelled)
+        #expect(afterCompletion.requests.isEmpty)
+    }
+
+    /// Values the operator passes on do not use up the demand it counts; only swallowed ones do.
+    /// Here the one value requested was passed on, so one value swallowed after the upstream
+    /// finished is still within the demand (Apple's operator traps only beyond it).
+    @Test func passedValuesDoNotUseUpTheCountedDemand() {
+        let upstream = Up(), trigger = Up()
+        let sub = TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: .max(1))
+        upstream.drop(untilOutputFrom: trigger).subscribe(sub)
+        trigger.send(0)
+        #expect(upstream.send(1) == .none)
+        upstream.send(completion: .finished)
+        #expect(upstream.send(2) == .none)
+        #expect(SingleOp.events(sub) == ["subscription(DropUntilOutput)", "value(1)", "finished"])
+    }
+
+    /// Spec §28: the subscriber attached to the other publisher shows itself as the operator's
+    /// subscription does, with no mirror children.
+    @Test func triggerSubscriberShape() {
+        let trigger = SubscriberCapturingUpstream<Int, SingleOp.TestError>()
+        _ = Up().drop(untilOutputFrom: trigger).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let stage = trigger.subscriber
+        #expect((stage as? CustomStringConvertible)?.description == "DropUntilOutput")
+        #expect((stage as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropUntilOutput")
+        #expect((stage as? CustomReflectable)?.customMirror.children.count == 0)
+        #expect(!(stage is Cancellable))
+    }
+
     @Test func cancelReachesBoth() {
         let upstream = Up(), trigger = Up()
         let sub = TrackingSubscriber<Int, SingleOp.TestError>(initialDemand: .max(2))

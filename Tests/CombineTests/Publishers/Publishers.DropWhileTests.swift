@@ -37,4 +37,36 @@ struct PublishersDropWhileTests {
         #expect(SingleOp.events(sub) == ["subscription(TryDropWhile)", "failure(boom)"])
         #expect(SingleOp.calls(up) == ["request(unlimited)", "cancel"])
     }
+
+    /// Spec §8: before the upstream's subscription, a value is not shown to the predicate and
+    /// returns `.none`, and a completion changes nothing; §6: a cancel then changes nothing either,
+    /// so the late subscription goes downstream and the stage runs as usual.
+    @Test func eventsAndCancelBeforeTheSubscriptionAreIgnored() {
+        for throwing in [false, true] {
+            var seen: [Int] = []
+            let upstream = LateSubscriptionUpstream<Int, SingleOp.TestError>()
+            let subscriber = TrackingSubscriber<Int, any Error>(initialDemand: .max(5))
+            let predicate: (Int) -> Bool = { seen.append($0); return $0 < 3 }
+            if throwing {
+                upstream.tryDrop(while: predicate).subscribe(subscriber)
+            } else {
+                upstream.drop(while: predicate).mapError { $0 as any Error }.subscribe(subscriber)
+            }
+            #expect(upstream.send(1) == .none)
+            upstream.send(completion: .failure(.boom))
+            upstream.cancelSubscriber()
+            let late = RecordingSubscription()
+            upstream.send(subscription: late)
+            #expect(late.cancelCount == 0)
+            #expect(late.requests == [.max(5)])
+            #expect(upstream.send(2) == .max(1))
+            #expect(upstream.send(4) == .none)
+            upstream.send(completion: .finished)
+            #expect(seen == [2, 4])
+            #expect(subscriber.values == [4])
+            #expect(subscriber.completions.count == 1)
+            #expect(subscriber.events.first.map(String.init(describing:))
+                == "subscription(\(throwing ? "TryDropWhile" : "DropWhile"))")
+        }
+    }
 }

@@ -38,4 +38,26 @@ struct PublishersMapKeyPathTests {
         sub.cancel()
         #expect(up.calls.map(\.description) == ["request(max(1))", "cancel"])
     }
+
+    /// Spec §28: the stage attached upstream shows itself as Apple's does, `ValueForKey` with a
+    /// `keyPath` child, or `ValueForKeys` with one child per key path.
+    @Test func stageShape() {
+        let one = SubscriberCapturingUpstream<Point, Never>()
+        _ = one.map(\.x).sink { _ in }
+        let two = SubscriberCapturingUpstream<Point, Never>()
+        _ = two.map(\.x, \.y).sink { _ in }
+        let three = SubscriberCapturingUpstream<Point, Never>()
+        _ = three.map(\.x, \.y, \.z).sink { _ in }
+        for (capture, name, labels) in [
+            (one, "ValueForKey", ["keyPath"]), (two, "ValueForKeys", ["keyPath0", "keyPath1"]),
+            (three, "ValueForKeys", ["keyPath0", "keyPath1", "keyPath2"]),
+        ] {
+            let stage = capture.subscriber
+            #expect((stage as? CustomStringConvertible)?.description == name)
+            #expect((stage as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == name)
+            #expect((stage as? CustomReflectable)?.customMirror.children.map(\.label) == labels)
+            #expect(!(stage is Subscription))
+        }
+    }
 }
+

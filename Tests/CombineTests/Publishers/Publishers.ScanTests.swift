@@ -83,6 +83,57 @@ struct PublishersScanTests {
     }
 }
 
+extension PublishersScanTests {
+    /// Spec §12: upstream completions do not end `tryScan`. Each one that arrives while
+    /// subscribed is passed on, and the upstream's subscription stays in use: later requests and
+    /// the cancel still reach it. A completion after the cancel is dropped.
+    @Test func tryScanPassesOnEveryCompletionAndKeepsItsUpstream() {
+        let (up, sub) = SingleOp.attach({ $0.tryScan(0, +) }, demand: .max(1))
+        up.send(completion: .finished)
+        up.send(completion: .failure(.boom))
+        sub.request(.max(2))
+        sub.cancel()
+        up.send(completion: .finished)
+        #expect(SingleOp.events(sub) == ["subscription(TryScan)", "finished", "failure(boom)"])
+        #expect(SingleOp.calls(up) == ["request(max(1))", "request(max(2))", "cancel"])
+    }
+
+    /// Spec §6: a cancel before the upstream's subscription changes nothing, and a completion
+    /// then is dropped (there is no subscriber-facing subscription yet); the late subscription
+    /// goes downstream and gets only what the subscriber asks for.
+    @Test func tryScanIgnoresACancelAndACompletionBeforeItsSubscription() {
+        let upstream = LateSubscriptionUpstream<Int, SingleOp.TestError>()
+        let subscriber = TrackingSubscriber<Int, any Error>(initialDemand: .max(3))
+        upstream.tryScan(0, +).subscribe(subscriber)
+        upstream.cancelSubscriber()
+        upstream.send(completion: .failure(.boom))
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.max(3)])
+        upstream.send(4)
+        #expect(subscriber.values == [4])
+        #expect(subscriber.completions.isEmpty)
+    }
+
+    /// As Apple's: a throw of the closure before the upstream's subscription has nowhere to go
+    /// (no subscription has been handed downstream); it is dropped, the late subscription is
+    /// handed downstream and folding goes on from the last result.
+    @Test func tryScanDropsAThrowBeforeItsSubscription() {
+        let upstream = LateSubscriptionUpstream<Int, SingleOp.TestError>()
+        let subscriber = TrackingSubscriber<Int, any Error>(initialDemand: .max(3))
+        upstream.tryScan(0) { acc, v in if v < 0 { throw SingleOp.TestError.boom }; return acc + v }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(-1)
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.cancelCount == 0)
+        #expect(late.requests == [.max(3)])
+        upstream.send(2)
+        #expect(SingleOp.events(subscriber) == ["value(1)", "subscription(TryScan)", "value(3)"])
+    }
+}
+
 extension Publisher where Output == Int {
     fileprivate func singleOpGenericScan() -> Publishers.Scan<Self, Int> { scan(0, { $0 + $1 }) }
 }

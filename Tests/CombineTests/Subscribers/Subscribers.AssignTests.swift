@@ -60,6 +60,27 @@ struct SubscribersAssignTests {
         #expect(first.calls == [.request(.unlimited), .cancel])
     }
 
+    /// As on Apple's platforms (and as `Sink` does), a cancel before the subscription has arrived
+    /// is ignored: the object is kept, the late subscription is asked for everything, and its
+    /// values are assigned.
+    @Test func cancelBeforeTheSubscriptionIsIgnored() {
+        let model = Model()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        let assign = Subscribers.Assign(object: model, keyPath: \.tracked)
+        upstream.subscribe(assign)
+        assign.cancel()
+        #expect(assign.object === model)
+        let late = RecordingSubscription()
+        upstream.send(subscription: late)
+        #expect(late.requests == [.unlimited])
+        #expect(late.cancelCount == 0)
+        upstream.send(7)
+        #expect(model.log == [7])
+        assign.cancel()
+        #expect(late.cancelCount == 1)
+        #expect(assign.object == nil)
+    }
+
     @Test func description() {
         let assign = Subscribers.Assign(object: Model(), keyPath: \Model.anInt)
         #expect(assign.description == "Assign Model.")
