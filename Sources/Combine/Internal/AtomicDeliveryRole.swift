@@ -154,11 +154,7 @@ struct AtomicDeliveryRole: ~Copyable {
         let attention = keepingLockFreeTakersOut ? Self.attentionFlag : 0
         var current = word.load(ordering: .relaxed)
         while true {
-            if Self.isFrozen(current) {
-                spinBriefly()
-                current = word.load(ordering: .relaxed)
-                continue
-            }
+            current = waitWhileFrozen(current)
             let held = current & Self.heldFlag != 0
             let desired: UInt
             if held {
@@ -184,17 +180,25 @@ struct AtomicDeliveryRole: ~Copyable {
             | (keepingLockFreeTakersOut ? Self.attentionFlag : 0)
     }
 
+    /// Returns `current`, or once it is frozen, the word as its holder leaves it: only the holder
+    /// changes a frozen word, with a plain store that a compare-and-swap made meanwhile would undo.
+    @inlinable
+    func waitWhileFrozen(_ current: UInt) -> UInt {
+        var current = current
+        while Self.isFrozen(current) {
+            spinBriefly()
+            current = word.load(ordering: .relaxed)
+        }
+        return current
+    }
+
     /// Sets `flag` and returns the word as it was, waiting while the word is frozen (its holder
     /// will overwrite it with a plain store).
     @inlinable
     func raiseLocked(_ flag: UInt) -> UInt {
         var current = word.load(ordering: .relaxed)
         while true {
-            if Self.isFrozen(current) {
-                spinBriefly()
-                current = word.load(ordering: .relaxed)
-                continue
-            }
+            current = waitWhileFrozen(current)
             let (exchanged, original) = word.compareExchange(
                 expected: current, desired: current | flag, ordering: .sequentiallyConsistent)
             if exchanged { return current }

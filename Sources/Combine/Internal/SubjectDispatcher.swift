@@ -2,16 +2,6 @@ import Synchronization
 
 import TributaryLocks
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // The machinery every subject shares (PassthroughSubject, CurrentValueSubject,
 // ObservableObjectPublisher and @Published): the subscriber list and who delivers to it.
 //
