@@ -55,7 +55,7 @@ public struct AsyncPublisher<P>: AsyncSequence where P: Publisher, P.Failure == 
         init(_ publisher: P) {
             let inner = AsyncPublisherInner<P.Output, Never>()
             lifetime = AsyncPublisherIteratorLifetime(inner)
-            publisher.receive(subscriber: inner)
+            publisher.subscribe(inner)
         }
 
         /// Requests one value and waits for it.

@@ -56,7 +56,7 @@ public struct AsyncThrowingPublisher<P>: AsyncSequence where P: Publisher {
         init(_ publisher: P) {
             let inner = AsyncPublisherInner<P.Output, P.Failure>()
             lifetime = AsyncPublisherIteratorLifetime(inner)
-            publisher.receive(subscriber: inner)
+            publisher.subscribe(inner)
         }
 
         /// Requests one value and waits for it.

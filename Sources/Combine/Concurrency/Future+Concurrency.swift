@@ -95,7 +95,7 @@ final class FutureValueWaiter<Output, Failure: Error>: Subscriber, @unchecked Se
             if cancelledAlready {
                 continuation.resume(returning: Delivery(result: .success(.cancelled)))
             } else {
-                future.receive(subscriber: self)
+                future.subscribe(self)
             }
         }.result
     }

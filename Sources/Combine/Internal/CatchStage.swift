@@ -156,7 +156,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
             }
             switch strategy.replacement(for: error) {
             case .success(let replacement):
-                replacement.receive(subscriber: ReplacementSubscriber(stage: self))
+                replacement.subscribe(ReplacementSubscriber(stage: self))
             case .failure(let error):
                 if state.withLock({ $0.handlerFailed() }) { downstream.receive(completion: .failure(error)) }
             }

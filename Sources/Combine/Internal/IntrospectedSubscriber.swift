@@ -6,7 +6,7 @@
 /// are the watched subscriber's. Each event reads the enabled handlers afresh (so `disable()`
 /// silences running pipelines) and tells the same ones before and after.
 struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+    CustomPlaygroundDisplayConvertible, IntrospectionWatched
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -31,7 +31,10 @@ struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringC
             return
         }
         for handler in handlers { handler.willReceive(subscriber: downstream, subscription: subscription) }
-        downstream.receive(subscription: IntrospectedSubscription(subscription))
+        // A subscription handed through by an operator (map, filter, …) is already watched, and
+        // watching it twice would report each of its requests and cancels twice.
+        let watched = subscription is IntrospectedSubscription ? subscription : IntrospectedSubscription(subscription)
+        downstream.receive(subscription: watched)
         for handler in handlers { handler.didReceive(subscriber: downstream, subscription: subscription) }
     }
 
@@ -55,6 +58,10 @@ struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringC
         for handler in handlers { handler.didReceive(subscriber: downstream, completion: completion) }
     }
 }
+
+/// Marks a subscriber that is already watched, so that a publisher passing it on to another
+/// (`Deferred`, `share()`, …) reports that attach without watching it a second time.
+protocol IntrospectionWatched {}
 
 /// Stands in for a subscription handed to a watched subscriber: reports each `request(_:)` and
 /// `cancel()` before and after passing it on. Its identifier, description, mirror and playground

@@ -59,7 +59,11 @@ extension Publisher {
             return
         }
         for handler in handlers { handler.willReceive(publisher: self, subscriber: subscriber) }
-        receive(subscriber: IntrospectedSubscriber(subscriber))
+        if subscriber is any IntrospectionWatched {
+            receive(subscriber: subscriber)
+        } else {
+            receive(subscriber: IntrospectedSubscriber(subscriber))
+        }
         for handler in handlers { handler.didReceive(publisher: self, subscriber: subscriber) }
     }
 }

@@ -23,6 +23,6 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     /// Creates a fresh publisher and attaches `subscriber` to it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-        createPublisher().receive(subscriber: subscriber)
+        createPublisher().subscribe(subscriber)
     }
 }

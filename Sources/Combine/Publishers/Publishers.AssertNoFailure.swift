@@ -33,7 +33,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the checking stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

@@ -33,7 +33,7 @@ extension Publishers {
             // Counted before subscribing, so a subscriber that cancels at once (inside
             // `receive(subscription:)`) is uncounted again rather than left counted forever.
             let mustConnect = state.withLock { $0.subscriberAdded() }
-            upstream.receive(subscriber: Inner(downstream: subscriber, parent: self))
+            upstream.subscribe(Inner(downstream: subscriber, parent: self))
             guard mustConnect else { return }
             let connection = upstream.connect()
             if state.withLock({ $0.connectionMade(connection) }) {

@@ -46,7 +46,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a stage that evaluates the predicates.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, predicates: self))
+            upstream.subscribe(Inner(downstream: subscriber, predicates: self))
         }
     }
 }

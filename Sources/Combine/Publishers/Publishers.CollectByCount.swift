@@ -30,7 +30,7 @@ extension Publishers {
         /// Connects `subscriber` through a batching stage.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == [Upstream.Output], Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
+            upstream.subscribe(Inner(downstream: subscriber, count: count))
         }
     }
 }

@@ -22,7 +22,7 @@ extension Publishers {
         /// upstream's own subscription downstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
     }
 
@@ -48,7 +48,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that skips `nil` results.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
+            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(transform: transform)))
         }
     }
 }

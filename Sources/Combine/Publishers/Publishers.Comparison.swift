@@ -25,7 +25,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy(ordering: areInIncreasingOrder)))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy(ordering: areInIncreasingOrder)))
         }
     }
 
@@ -53,7 +53,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy(ordering: areInIncreasingOrder)))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy(ordering: areInIncreasingOrder)))
         }
     }
 }

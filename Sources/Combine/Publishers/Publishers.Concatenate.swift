@@ -29,7 +29,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
             let inner = Inner(downstream: subscriber, suffix: suffix)
-            prefix.receive(subscriber: Side(inner: inner, isPrefix: true))
+            prefix.subscribe(Side(inner: inner, isPrefix: true))
         }
     }
 }
@@ -140,7 +140,7 @@ extension Publishers.Concatenate {
             }
             guard let next else { return }
             if let next {
-                next.receive(subscriber: Side(inner: self, isPrefix: false))
+                next.subscribe(Side(inner: self, isPrefix: false))
             } else {
                 downstream.receive(completion: completion)
             }

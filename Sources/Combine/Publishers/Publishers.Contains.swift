@@ -23,7 +23,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy(target: output)))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy(target: output)))
         }
     }
 }

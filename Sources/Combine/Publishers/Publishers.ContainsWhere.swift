@@ -23,7 +23,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(
+            upstream.subscribe(ReducingStage(
                 downstream: subscriber, strategy: Strategy(predicate: predicate)))
         }
     }
@@ -52,7 +52,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
         }
     }
 }

@@ -19,7 +19,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy()))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy()))
         }
     }
 }

@@ -41,7 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, publisher: self))
+            upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
     }
 }

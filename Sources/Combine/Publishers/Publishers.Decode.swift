@@ -23,7 +23,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the decoding stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: CodingStage<DecodeStep<Output, Coder>, Upstream.Failure, S>(
+            upstream.subscribe(CodingStage<DecodeStep<Output, Coder>, Upstream.Failure, S>(
                 downstream: subscriber, step: DecodeStep(decoder: decoder)))
         }
     }

@@ -30,11 +30,11 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             guard count >= 0 else {
-                return upstream.receive(subscriber: NegativeCountTrap(count: count))
+                return upstream.subscribe(NegativeCountTrap(count: count))
             }
             let inner = Inner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
-            upstream.receive(subscriber: inner)
+            upstream.subscribe(inner)
         }
     }
 }

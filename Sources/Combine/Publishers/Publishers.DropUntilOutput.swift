@@ -32,8 +32,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Other.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
             subscriber.receive(subscription: inner)
-            other.receive(subscriber: OutputSignalSubscriber<Inner<S>, Other>(watcher: inner))
-            upstream.receive(subscriber: inner)
+            other.subscribe(OutputSignalSubscriber<Inner<S>, Other>(watcher: inner))
+            upstream.subscribe(inner)
         }
     }
 }

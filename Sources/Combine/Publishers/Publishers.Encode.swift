@@ -24,7 +24,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the encoding stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Coder.Output, S.Failure == any Error {
-            upstream.receive(subscriber: CodingStage<EncodeStep<Upstream.Output, Coder>, Upstream.Failure, S>(
+            upstream.subscribe(CodingStage<EncodeStep<Upstream.Output, Coder>, Upstream.Failure, S>(
                 downstream: subscriber, step: EncodeStep(encoder: encoder)))
         }
     }

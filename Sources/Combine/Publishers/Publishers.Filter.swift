@@ -24,7 +24,7 @@ extension Publishers {
         /// the upstream's own subscription downstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 
@@ -52,7 +52,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that drops rejected values.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(isIncluded: isIncluded)))
+            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(isIncluded: isIncluded)))
         }
     }
 }

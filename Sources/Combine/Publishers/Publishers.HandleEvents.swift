@@ -54,7 +54,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a stage that calls the closures.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, handlers: self))
+            upstream.subscribe(Inner(downstream: subscriber, handlers: self))
         }
     }
 }

@@ -20,7 +20,7 @@ extension Publishers {
         /// for everything.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber))
+            upstream.subscribe(Inner(downstream: subscriber))
         }
     }
 }

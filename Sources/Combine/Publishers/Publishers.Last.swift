@@ -18,7 +18,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy()))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy()))
         }
     }
 
@@ -46,7 +46,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
         }
     }
 
@@ -74,7 +74,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
+            upstream.subscribe(ReducingStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
         }
     }
 }

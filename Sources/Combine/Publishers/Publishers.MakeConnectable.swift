@@ -21,7 +21,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives events once the publisher is connected.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            multicast.receive(subscriber: subscriber)
+            multicast.subscribe(subscriber)
         }
 
         /// Subscribes to the upstream, starting the flow of events. Cancel the result to

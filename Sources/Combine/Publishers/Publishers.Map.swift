@@ -26,7 +26,7 @@ extension Publishers {
         /// Connects `subscriber` through a lightweight stage that applies `transform`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
     }
 
@@ -52,7 +52,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that can stop the stream when `transform` throws.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
     }
 }

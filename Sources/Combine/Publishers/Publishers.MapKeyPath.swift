@@ -21,7 +21,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
             let keyPath = self.keyPath
-            upstream.receive(subscriber: KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath]) { $0[keyPath: keyPath] })
+            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath]) { $0[keyPath: keyPath] })
         }
     }
 
@@ -51,7 +51,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1), Upstream.Failure == S.Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1
-            upstream.receive(subscriber: KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
+            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
             })
         }
@@ -89,7 +89,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1, Output2), Upstream.Failure == S.Failure {
             let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1, keyPath2 = self.keyPath2
-            upstream.receive(subscriber: KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1, keyPath2]) {
+            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1, keyPath2]) {
                 ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
             })
         }

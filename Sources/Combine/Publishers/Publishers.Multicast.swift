@@ -51,7 +51,7 @@ extension Publishers {
         /// Attaches `subscriber` to the subject, through a stage that shows itself as
         /// `Multicast`.
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.receive(subscriber: Inner(downstream: subscriber))
+            subject.subscribe(Inner(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream, starting the flow of events. Cancel the result
@@ -61,7 +61,7 @@ extension Publishers {
         /// connection should last, since releasing it disconnects.
         public final func connect() -> any Cancellable {
             let connection = SubjectSubscriber(subject)
-            upstream.receive(subscriber: connection)
+            upstream.subscribe(connection)
             return AnyCancellable(connection)
         }
     }

@@ -30,7 +30,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that counts positions.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, range: range))
+            upstream.subscribe(Inner(downstream: subscriber, range: range))
         }
     }
 }

@@ -27,8 +27,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
-            other.receive(subscriber: OutputSignalSubscriber<Inner<S>, Other>(watcher: inner))
-            upstream.receive(subscriber: inner)
+            other.subscribe(OutputSignalSubscriber<Inner<S>, Other>(watcher: inner))
+            upstream.subscribe(inner)
         }
     }
 }

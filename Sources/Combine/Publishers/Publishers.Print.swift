@@ -43,7 +43,7 @@ extension Publishers {
         /// Attaches `subscriber` through a logging stage. Each subscription logs to its own copy
         /// of `stream` (a class stream is shared, as usual for reference types).
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, stream: stream))
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
         }
     }
 }

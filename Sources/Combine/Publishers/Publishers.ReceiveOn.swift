@@ -35,9 +35,9 @@ extension Publishers {
             if Context.self == ImmediateScheduler.self {
                 // Nothing moves: a lighter stage that takes no lock per value (the test folds away
                 // in specialised code).
-                upstream.receive(subscriber: ImmediateInner(downstream: subscriber))
+                upstream.subscribe(ImmediateInner(downstream: subscriber))
             } else {
-                upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler, options: options))
+                upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
             }
         }
     }

@@ -25,7 +25,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: ReducingStage(
+            upstream.subscribe(ReducingStage(
                 downstream: subscriber, strategy: Strategy(accumulator: initial, next: nextPartialResult)))
         }
     }
@@ -56,7 +56,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream is asked for everything at once.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: ReducingStage(
+            upstream.subscribe(ReducingStage(
                 downstream: subscriber, strategy: Strategy(accumulator: initial, next: nextPartialResult)))
         }
     }

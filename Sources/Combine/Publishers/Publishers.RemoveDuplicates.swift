@@ -23,7 +23,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that remembers the last published value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
+            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
         }
     }
 
@@ -52,7 +52,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that remembers the last published value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilteringStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
+            upstream.subscribe(FilteringStage(downstream: subscriber, strategy: Strategy(predicate: predicate)))
         }
     }
 }

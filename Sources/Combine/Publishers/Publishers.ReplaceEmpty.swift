@@ -26,7 +26,7 @@ extension Publishers {
         /// Connects `subscriber` through a stage that notices an empty stream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
+            upstream.subscribe(Inner(downstream: subscriber, output: output))
         }
     }
 }

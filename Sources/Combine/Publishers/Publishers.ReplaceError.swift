@@ -29,7 +29,7 @@ extension Publishers {
         /// Attaches `subscriber` through a stage that tracks its demand, so that the fallback
         /// value is delivered only when asked for.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
+            upstream.subscribe(Inner(downstream: subscriber, output: output))
         }
     }
 }

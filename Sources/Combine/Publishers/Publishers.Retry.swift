@@ -230,7 +230,7 @@ extension Publishers.Retry {
         @usableFromInline
         func subscribeAttempts() {
             repeat {
-                upstream.receive(subscriber: self)
+                upstream.subscribe(self)
             } while state.withLock({ $0.subscribeReturned() })
         }
 

@@ -26,7 +26,7 @@ extension Publishers {
         /// upstream's own subscription is handed downstream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, initial: initialResult, next: nextPartialResult))
+            upstream.subscribe(Inner(downstream: subscriber, initial: initialResult, next: nextPartialResult))
         }
     }
 
@@ -56,7 +56,7 @@ extension Publishers {
         /// Connects `subscriber`; each subscription starts from `initialResult` again.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilteringStage(
+            upstream.subscribe(FilteringStage(
                 downstream: subscriber,
                 strategy: Strategy(accumulator: initialResult, next: nextPartialResult)))
         }

@@ -17,7 +17,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream subscription is passed straight through.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Upstream.Output == S.Input {
-            upstream.receive(subscriber: Inner(downstream: subscriber))
+            upstream.subscribe(Inner(downstream: subscriber))
         }
 
         /// Changes the declared failure type again without adding a stage.

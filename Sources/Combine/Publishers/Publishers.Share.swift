@@ -29,7 +29,7 @@ extension Publishers {
         /// Attaches `subscriber` to the shared stream, connecting the upstream if it is the
         /// first.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            shared.receive(subscriber: subscriber)
+            shared.subscribe(subscriber)
         }
 
         /// Whether `lhs` and `rhs` are the same shared publisher.

@@ -32,7 +32,7 @@ extension Publishers {
             let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream
             scheduler.schedule(options: options) {
-                upstream.receive(subscriber: inner)
+                upstream.subscribe(inner)
             }
         }
     }

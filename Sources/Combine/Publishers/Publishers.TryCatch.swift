@@ -28,7 +28,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the catching stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.receive(subscriber: CatchStage(downstream: subscriber, strategy: Strategy(handler: handler)).upstreamSubscriber)
+            upstream.subscribe(CatchStage(downstream: subscriber, strategy: Strategy(handler: handler)).upstreamSubscriber)
         }
     }
 }

@@ -75,7 +75,11 @@ extension Published {
         /// Attaches `subscriber`; it receives the current value on its first demand, then changes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Value == S.Input, S.Failure == Never {
-            storage.receive(subscriber: subscriber)
+            if _slowPath(IntrospectionRegistry.isActive) {
+                storage.subscribeIntrospected(subscriber)
+            } else {
+                storage.receive(subscriber: subscriber)
+            }
         }
     }
 }
@@ -155,6 +159,13 @@ extension Published {
             dispatcher.attach(conduit, subscriber)
         }
 
+        /// Attaches `subscriber` through the inner publisher Apple's `$property` reports to an
+        /// enabled `_Introspection` handler, a `PublishedSubject`.
+        @usableFromInline
+        func subscribeIntrospected<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
+            PublishedSubject(storage: self).subscribe(subscriber)
+        }
+
         @usableFromInline
         func keep(_ assignment: AnyCancellable) {
             dispatcher.state.withLock { $0.extra.assignments.append(assignment) }
@@ -192,5 +203,19 @@ extension Published: ObservableObjectPublishedField {
 
     var installedObjectWillChange: ObservableObjectPublisher? {
         storage.installedObjectWillChange
+    }
+}
+
+/// The publisher a `$property` publisher attaches its subscribers to while an `_Introspection`
+/// handler is enabled, so that the handler sees that second attach under the name Apple's shows.
+/// Otherwise the property's storage takes the subscriber directly.
+struct PublishedSubject<Value>: Publisher {
+    typealias Output = Value
+    typealias Failure = Never
+
+    let storage: Published<Value>.Storage
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        storage.receive(subscriber: subscriber)
     }
 }

@@ -137,22 +137,63 @@ struct IntrospectionTests {
         ])
     }
 
-    /// Attaches made through `subscribe(_:)` are reported; an operator's own attach to its upstream
-    /// is not (Apple reports those too: a known deviation, see `_Introspection`).
-    @Test func attachesThroughSubscribeAreReported() {
+    /// Every stage reports its own attach, outermost first, as Apple's operators do; the
+    /// subscription `map` and `filter` hand through is watched once, so its one request is
+    /// reported once.
+    @Test func everyStageReportsItsAttach() {
         let recorder = Recorder()
         var received: [Int] = []
         watching(recorder) {
             // Built directly: `map` on a sequence publisher folds into a new sequence publisher.
-            _ = Publishers.Map(upstream: [1, 2].publisher) { $0 * 10 }.sink { received.append($0) }
+            _ = Publishers.Filter(upstream: Publishers.Map(upstream: [1, 2].publisher) { $0 * 10 }) { $0 > 10 }
+                .sink { received.append($0) }
         }
-        #expect(received == [10, 20])
+        #expect(received == [20])
         let attaches = recorder.lines.filter { $0.contains("attach") }
         #expect(attaches == [
-            "will attach Map<Sequence<Array<Int>, Never>, Int> -> Sink",
-            "did attach Map<Sequence<Array<Int>, Never>, Int> -> Sink",
+            "will attach Filter<Map<Sequence<Array<Int>, Never>, Int>> -> Sink",
+            "will attach Map<Sequence<Array<Int>, Never>, Int> -> Filter",
+            "will attach Sequence<Array<Int>, Never> -> Map",
+            "did attach Sequence<Array<Int>, Never> -> Map",
+            "did attach Map<Sequence<Array<Int>, Never>, Int> -> Filter",
+            "did attach Filter<Map<Sequence<Array<Int>, Never>, Int>> -> Sink",
         ])
-        #expect(recorder.lines.filter { $0.hasPrefix("will input") } == ["will input Sink 10", "will input Sink 20"])
+        #expect(recorder.lines.filter { $0.hasPrefix("will input") } == [
+            "will input Map 1", "will input Filter 10", "will input Map 2", "will input Filter 20", "will input Sink 20",
+        ])
+        #expect(recorder.lines.filter { $0.hasPrefix("will request") } == ["will request [1, 2] unlimited"])
+    }
+
+    /// A publisher that passes its subscriber on (`Deferred` to the publisher it makes) reports
+    /// both attaches but watches the subscriber once, so each value is reported once.
+    @Test func aSubscriberPassedOnIsWatchedOnce() {
+        let recorder = Recorder()
+        watching(recorder) {
+            _ = Deferred { Just(4) }.sink { _ in }
+        }
+        #expect(recorder.lines.filter { $0.contains("attach") } == [
+            "will attach Deferred<Just<Int>> -> Sink",
+            "will attach Just<Int> -> Sink",
+            "did attach Just<Int> -> Sink",
+            "did attach Deferred<Just<Int>> -> Sink",
+        ])
+        #expect(recorder.lines.filter { $0.hasPrefix("will input") } == ["will input Sink 4"])
+    }
+
+    /// `$property` attaches through an inner publisher named as Apple's reports it.
+    @Test func publishedReportsItsInnerSubject() {
+        final class Model { @Published var count = 0 }
+        let model = Model()
+        let recorder = Recorder()
+        var cancellable: AnyCancellable?
+        watching(recorder) {
+            cancellable = model.$count.sink { _ in }
+        }
+        #expect(recorder.lines.filter { $0.hasPrefix("will attach") } == [
+            "will attach Publisher -> Sink",
+            "will attach PublishedSubject<Int> -> Sink",
+        ])
+        cancellable?.cancel()
     }
 
     @Test func cancellationAndDemandAreReported() {

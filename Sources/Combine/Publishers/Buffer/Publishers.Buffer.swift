@@ -64,7 +64,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a buffering stage.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+            upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
     }
 }

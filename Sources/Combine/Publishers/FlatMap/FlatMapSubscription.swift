@@ -203,7 +203,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receive(_ value: UpstreamOutput) -> Subscribers.Demand {
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return .none }
-        transform(value).receive(subscriber: Inner(index: index, generation: generation, parent: self))
+        transform(value).subscribe(Inner(index: index, generation: generation, parent: self))
         return .none
     }
 

@@ -43,7 +43,7 @@ extension Publishers {
             let subscription = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
             subscription.start()
-            upstream.receive(subscriber: subscription)
+            upstream.subscribe(subscription)
         }
     }
 }

@@ -37,8 +37,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: 2)
             subscription.start(subscriber)
-            a.receive(subscriber: subscription.side(0))
-            b.receive(subscriber: subscription.side(1))
+            a.subscribe(subscription.side(0))
+            b.subscribe(subscription.side(1))
             subscription.didSubscribeAll()
         }
 
@@ -126,9 +126,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: 3)
             subscription.start(subscriber)
-            a.receive(subscriber: subscription.side(0))
-            b.receive(subscriber: subscription.side(1))
-            c.receive(subscriber: subscription.side(2))
+            a.subscribe(subscription.side(0))
+            b.subscribe(subscription.side(1))
+            c.subscribe(subscription.side(2))
             subscription.didSubscribeAll()
         }
 
@@ -214,10 +214,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: 4)
             subscription.start(subscriber)
-            a.receive(subscriber: subscription.side(0))
-            b.receive(subscriber: subscription.side(1))
-            c.receive(subscriber: subscription.side(2))
-            d.receive(subscriber: subscription.side(3))
+            a.subscribe(subscription.side(0))
+            b.subscribe(subscription.side(1))
+            c.subscribe(subscription.side(2))
+            d.subscribe(subscription.side(3))
             subscription.didSubscribeAll()
         }
 
@@ -301,11 +301,11 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: 5)
             subscription.start(subscriber)
-            a.receive(subscriber: subscription.side(0))
-            b.receive(subscriber: subscription.side(1))
-            c.receive(subscriber: subscription.side(2))
-            d.receive(subscriber: subscription.side(3))
-            e.receive(subscriber: subscription.side(4))
+            a.subscribe(subscription.side(0))
+            b.subscribe(subscription.side(1))
+            c.subscribe(subscription.side(2))
+            d.subscribe(subscription.side(3))
+            e.subscribe(subscription.side(4))
             subscription.didSubscribeAll()
         }
 
@@ -387,12 +387,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: 6)
             subscription.start(subscriber)
-            a.receive(subscriber: subscription.side(0))
-            b.receive(subscriber: subscription.side(1))
-            c.receive(subscriber: subscription.side(2))
-            d.receive(subscriber: subscription.side(3))
-            e.receive(subscriber: subscription.side(4))
-            f.receive(subscriber: subscription.side(5))
+            a.subscribe(subscription.side(0))
+            b.subscribe(subscription.side(1))
+            c.subscribe(subscription.side(2))
+            d.subscribe(subscription.side(3))
+            e.subscribe(subscription.side(4))
+            f.subscribe(subscription.side(5))
             subscription.didSubscribeAll()
         }
 
@@ -472,13 +472,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: 7)
             subscription.start(subscriber)
-            a.receive(subscriber: subscription.side(0))
-            b.receive(subscriber: subscription.side(1))
-            c.receive(subscriber: subscription.side(2))
-            d.receive(subscriber: subscription.side(3))
-            e.receive(subscriber: subscription.side(4))
-            f.receive(subscriber: subscription.side(5))
-            g.receive(subscriber: subscription.side(6))
+            a.subscribe(subscription.side(0))
+            b.subscribe(subscription.side(1))
+            c.subscribe(subscription.side(2))
+            d.subscribe(subscription.side(3))
+            e.subscribe(subscription.side(4))
+            f.subscribe(subscription.side(5))
+            g.subscribe(subscription.side(6))
             subscription.didSubscribeAll()
         }
 
@@ -556,14 +556,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: 8)
             subscription.start(subscriber)
-            a.receive(subscriber: subscription.side(0))
-            b.receive(subscriber: subscription.side(1))
-            c.receive(subscriber: subscription.side(2))
-            d.receive(subscriber: subscription.side(3))
-            e.receive(subscriber: subscription.side(4))
-            f.receive(subscriber: subscription.side(5))
-            g.receive(subscriber: subscription.side(6))
-            h.receive(subscriber: subscription.side(7))
+            a.subscribe(subscription.side(0))
+            b.subscribe(subscription.side(1))
+            c.subscribe(subscription.side(2))
+            d.subscribe(subscription.side(3))
+            e.subscribe(subscription.side(4))
+            f.subscribe(subscription.side(5))
+            g.subscribe(subscription.side(6))
+            h.subscribe(subscription.side(7))
             subscription.didSubscribeAll()
         }
     }

@@ -32,7 +32,7 @@ extension Publishers {
             let subscription = MergeSubscription(downstream: subscriber, upstreamCount: publishers.count)
             subscription.start(subscriber)
             for (index, publisher) in publishers.enumerated() {
-                publisher.receive(subscriber: subscription.side(index))
+                publisher.subscribe(subscription.side(index))
             }
             subscription.didSubscribeAll()
         }

@@ -27,7 +27,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscription.start(subscriber)
-            upstream.receive(subscriber: subscription)
+            upstream.subscribe(subscription)
         }
     }
 }

@@ -47,7 +47,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func receive(_ publisher: P) -> Subscribers.Demand {
         guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return .none }
         previous?.cancel()
-        publisher.receive(subscriber: Inner(generation: generation, parent: self))
+        publisher.subscribe(Inner(generation: generation, parent: self))
         return .none
     }
 

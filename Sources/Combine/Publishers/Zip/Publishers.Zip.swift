@@ -36,8 +36,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = FanInCombineSubscription<ZipStorage2<A.Output, B.Output>, S>(downstream: subscriber, arity: 2)
             subscriber.receive(subscription: subscription)
-            a.receive(subscriber: subscription.side(0) { $0.a.append($1) })
-            b.receive(subscriber: subscription.side(1) { $0.b.append($1) })
+            a.subscribe(subscription.side(0) { $0.a.append($1) })
+            b.subscribe(subscription.side(1) { $0.b.append($1) })
         }
     }
 }
@@ -127,9 +127,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = FanInCombineSubscription<ZipStorage3<A.Output, B.Output, C.Output>, S>(downstream: subscriber, arity: 3)
             subscriber.receive(subscription: subscription)
-            a.receive(subscriber: subscription.side(0) { $0.a.append($1) })
-            b.receive(subscriber: subscription.side(1) { $0.b.append($1) })
-            c.receive(subscriber: subscription.side(2) { $0.c.append($1) })
+            a.subscribe(subscription.side(0) { $0.a.append($1) })
+            b.subscribe(subscription.side(1) { $0.b.append($1) })
+            c.subscribe(subscription.side(2) { $0.c.append($1) })
         }
     }
 }
@@ -228,10 +228,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = FanInCombineSubscription<ZipStorage4<A.Output, B.Output, C.Output, D.Output>, S>(downstream: subscriber, arity: 4)
             subscriber.receive(subscription: subscription)
-            a.receive(subscriber: subscription.side(0) { $0.a.append($1) })
-            b.receive(subscriber: subscription.side(1) { $0.b.append($1) })
-            c.receive(subscriber: subscription.side(2) { $0.c.append($1) })
-            d.receive(subscriber: subscription.side(3) { $0.d.append($1) })
+            a.subscribe(subscription.side(0) { $0.a.append($1) })
+            b.subscribe(subscription.side(1) { $0.b.append($1) })
+            c.subscribe(subscription.side(2) { $0.c.append($1) })
+            d.subscribe(subscription.side(3) { $0.d.append($1) })
         }
     }
 }
