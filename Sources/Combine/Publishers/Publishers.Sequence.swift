@@ -331,8 +331,13 @@ extension Publishers.Sequence {
             withExtendedLifetime(released) {}
         }
 
+        /// The sequence itself while it is being delivered, as Apple prints it, and `"Sequence"`
+        /// once it has finished or been cancelled (a finished subscription no longer shows what
+        /// it had left to deliver).
         @usableFromInline
-        var description: String { String(describing: body.pointee.sequence) }
+        var description: String {
+            finished.pointee.load(ordering: .acquiring) ? "Sequence" : String(describing: body.pointee.sequence)
+        }
 
         @usableFromInline
         var customMirror: Mirror { Mirror(self, children: ["sequence": body.pointee.sequence]) }

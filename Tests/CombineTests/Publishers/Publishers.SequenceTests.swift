@@ -35,6 +35,21 @@ struct PublishersSequenceTests {
         #expect(subscriber.events == [.subscription("1...3")])
     }
 
+    /// Apple's shows what is left to deliver only while there is something: once finished or
+    /// cancelled the subscription describes itself as `Sequence`.
+    @Test func descriptionBecomesSequenceOnceFinishedOrCancelled() throws {
+        let finishing = TrackingSubscriber<Int, Never>(initialDemand: .unlimited)
+        [1, 2].publisher.subscribe(finishing)
+        #expect(String(describing: try #require(finishing.subscription)) == "Sequence")
+
+        let cancelling = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        [1, 2].publisher.subscribe(cancelling)
+        let subscription = try #require(cancelling.subscription)
+        #expect(String(describing: subscription) == "[1, 2]")
+        subscription.cancel()
+        #expect(String(describing: subscription) == "Sequence")
+    }
+
     @Test func reentrantRequestIsNotNested() {
         var depth = 0
         var maxDepth = 0
