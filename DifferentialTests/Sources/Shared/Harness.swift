@@ -143,8 +143,11 @@ func identity(_ object: Any) -> String {
 
 /// Emits the shape of a library object on a line of its own, marked `~`: the driver compares
 /// shapes per operator, not per scenario (they rarely depend on the script).
+///
+/// Not while an `_Introspection` recorder watches: the objects handed out then are the
+/// library's watching wrappers, whose shape is not the operator's.
 func emitShape(_ what: String, _ object: Any) {
-    if object is RecordingSubscription { return }
+    if object is RecordingSubscription || IntrospectionRecorder.watching { return }
     emit("~ \(what) \(describe(object))")
 }
 
@@ -170,6 +173,92 @@ func describe(_ object: Any) -> String {
     if object is Subscription { parts.append("Subscription") }
     if object is CustomCombineIdentifierConvertible { parts.append("Identified") }
     return parts.joined(separator: " ")
+}
+
+// MARK: - Introspection
+
+/// Writes every `_Introspection` report as an `I.` line: which publisher type a subscriber is
+/// attached to, and each subscription, value, completion, request and cancel the library
+/// reports, with the objects shown as `label(_:)` shows them.
+final class IntrospectionRecorder: _Introspection {
+    /// Whether a recorder is enabled (the harness runs one scenario at a time).
+    static var watching = false
+
+    func start() {
+        enable()
+        IntrospectionRecorder.watching = true
+    }
+
+    func stop() {
+        disable()
+        IntrospectionRecorder.watching = false
+    }
+
+    func willReceive<P: Publisher, S: Subscriber>(publisher: P, subscriber: S)
+    where P.Failure == S.Failure, P.Output == S.Input {
+        emit("I.will-attach \(P.self) <- \(label(subscriber))")
+    }
+
+    func didReceive<P: Publisher, S: Subscriber>(publisher: P, subscriber: S)
+    where P.Failure == S.Failure, P.Output == S.Input {
+        emit("I.did-attach \(P.self) <- \(label(subscriber))")
+    }
+
+    func willReceive<S: Subscriber>(subscriber: S, subscription: Subscription) {
+        emit("I.will-subscription \(label(subscriber)) <- \(label(subscription))")
+    }
+
+    func didReceive<S: Subscriber>(subscriber: S, subscription: Subscription) {
+        emit("I.did-subscription \(label(subscriber)) <- \(label(subscription))")
+    }
+
+    func willReceive<S: Subscriber>(subscriber: S, input: S.Input) {
+        emit("I.will-value \(label(subscriber)) \(valueText(input))")
+    }
+
+    func didReceive<S: Subscriber>(subscriber: S, input: S.Input, resultingDemand: Subscribers.Demand) {
+        emit("I.did-value \(label(subscriber)) \(valueText(input)) -> \(fmt(resultingDemand))")
+    }
+
+    func willReceive<S: Subscriber>(subscriber: S, completion: Subscribers.Completion<S.Failure>) {
+        emit("I.will-completion \(label(subscriber)) \(fmt(completion))")
+    }
+
+    func didReceive<S: Subscriber>(subscriber: S, completion: Subscribers.Completion<S.Failure>) {
+        emit("I.did-completion \(label(subscriber)) \(fmt(completion))")
+    }
+
+    func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
+        emit("I.will-request \(label(subscription)) \(fmt(demand))")
+    }
+
+    func didRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
+        emit("I.did-request \(label(subscription)) \(fmt(demand))")
+    }
+
+    func willCancel(subscription: Subscription) {
+        emit("I.will-cancel \(label(subscription))")
+    }
+
+    func didCancel(subscription: Subscription) {
+        emit("I.did-cancel \(label(subscription))")
+    }
+}
+
+/// A value as the trace shows it, without the harness's own module name (each executable is a
+/// module of its own, so the publishers an operator receives as values would differ by it).
+func valueText(_ value: Any) -> String {
+    "\(value)".replacingAll("DiffTributary.", with: "").replacingAll("DiffOpenCombine.", with: "")
+        .replacingAll("DiffCombine.", with: "")
+}
+
+/// A reported object as the trace names it: the upstream's recording subscriptions by name,
+/// anything else by its description, or `?` when it has none (the default description of a
+/// library's private type spells out its name and fields, which the libraries do not share).
+func label(_ object: Any) -> String {
+    if let subscription = object as? RecordingSubscription { return subscription.name }
+    if let described = object as? CustomStringConvertible { return described.description }
+    return "?"
 }
 
 // MARK: - Errors

@@ -28,6 +28,9 @@ enum Event: String, CaseIterable {
     case adv
     /// `connect()` on the connectable publisher (the connection is kept).
     case con
+    /// Only first in a script: an `_Introspection` recorder watches the whole scenario, from
+    /// before the publisher is built and subscribed to until the script ends.
+    case ins
 }
 
 let upstreamEvents: [Event] = [.sub, .val, .fin, .err, .rq1, .rq0, .rqU, .can, .xcan]
@@ -123,6 +126,7 @@ final class Context {
             } else {
                 emit("not connectable")
             }
+        case .ins: break
         }
     }
 }

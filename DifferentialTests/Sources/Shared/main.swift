@@ -78,12 +78,22 @@ func randomScripts(_ entry: Entry, count: Int, seed: UInt64) -> [[Event]] {
     }
 }
 
+/// The script each entry also runs under an `_Introspection` recorder: the common life of a
+/// subscription (connected, subscribed, asked for everything, two values, a tick, finished),
+/// with only the events the entry reads.
+func introspectionScript(_ entry: Entry) -> [Event] {
+    [.ins] + [Event.con, .sub, .rqU, .val, .adv, .val, .fin].filter(entry.events.contains)
+}
+
 func run(_ entry: Entry, _ script: [Event]) {
     let context = Context()
+    let recorder = script.first == .ins ? IntrospectionRecorder() : nil
+    recorder?.start()
     entry.build(context)
     for event in script { context.perform(event) }
     emit("-- end")
     context.endState()
+    recorder?.stop()
     let downstream = Weak(context.downstream)
     // What the teardown releases, in a fixed order (the order of releases within a teardown is
     // not behaviour anyone can rely on).
@@ -191,6 +201,7 @@ while !arguments.isEmpty {
 var plans: [Plan] = []
 for entry in table where only.isEmpty || only.contains(entry.name) {
     let scripts = exhaustiveScripts(entry.events) + randomScripts(entry, count: randomCount, seed: seed)
+        + [introspectionScript(entry)]
     if listOnly {
         emit("\(entry.name)\t\(scripts.count)")
     } else {
