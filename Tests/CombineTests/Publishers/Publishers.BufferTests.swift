@@ -74,6 +74,23 @@ struct BufferTests {
         #expect(subscriber.values == [1, 2, 3, 4])
     }
 
+    /// Values delivered after the upstream finished still have their room asked for, as Apple's
+    /// stage asks: after the completion, the upstream receives the top-up it would have had.
+    @Test func keepFullAsksAFinishedUpstreamForTheRoomItsLastValuesLeft() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
+        upstream.send(completion: .finished)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1])
+        #expect(upstream.calls == [.request(.max(2)), .request(.max(1))])
+        subscriber.request(.max(2))
+        #expect(subscriber.events.suffix(2) == [.value(2), .completion(.finished)])
+        #expect(upstream.calls == [.request(.max(2)), .request(.max(1)), .request(.max(1))])
+    }
+
     @Test func dropNewestDiscardsArrivals() {
         let upstream = TestUpstream<Int, Never>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
@@ -182,8 +199,9 @@ struct BufferTests {
         // Spec §15 rule 2: `finished` also waits for demand left over.
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .completion(.finished)])
-        // No requests upstream after it completed.
-        #expect(upstream.calls == [.request(.max(4))])
+        // Each value delivered after the upstream finished still asks it for the room it left,
+        // as Apple's stage does; the completion leaves nothing missing, so nothing more is asked.
+        #expect(upstream.calls == [.request(.max(4)), .request(.max(1)), .request(.max(1))])
     }
 
     @Test func failureCutsAhead() {

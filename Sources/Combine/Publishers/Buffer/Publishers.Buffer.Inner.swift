@@ -45,8 +45,9 @@ extension Publishers.Buffer {
                 case .deliver(let value):
                     let more = downstream.receive(value)
                     if more != .none { state.withLock { $0.added(more) } }
-                case .complete(let completion, let held):
+                case .complete(let completion, let held, let more):
                     downstream.receive(completion: completion)
+                    if more > 0 { held?.request(more) }
                     withExtendedLifetime(held) {}
                     return
                 case .done:

@@ -46,8 +46,10 @@ extension Publishers.Buffer {
         @usableFromInline
         enum DrainStep {
             case deliver(Upstream.Output)
-            /// Deliver the completion, then let go of the upstream subscription it returns.
-            case complete(Subscribers.Completion<Upstream.Failure>, releasing: (any Subscription)?)
+            /// Deliver the completion, then ask the upstream subscription it returns for `more`
+            /// (what the values delivered since the upstream finished left missing, as Apple's
+            /// stage asks) and let go of it.
+            case complete(Subscribers.Completion<Upstream.Failure>, releasing: (any Subscription)?, more: Subscribers.Demand)
             case done
         }
 
@@ -89,7 +91,13 @@ extension Publishers.Buffer {
         /// request as made.
         @inlinable
         mutating func topUp() -> Subscribers.Demand {
-            guard case .subscribed = phase, upstreamDemand != .unlimited else { return .none }
+            // A finished upstream is still asked for what the delivered values left missing:
+            // Apple's stage does not look at the upstream's state before asking.
+            switch phase {
+            case .subscribed, .finished: break
+            case .awaitingSubscription, .failing, .terminal: return .none
+            }
+            guard upstreamDemand != .unlimited else { return .none }
             let target: Subscribers.Demand
             switch prefetch {
             case .keepFull: target = .max(Swift.max(0, size - buffer.count))
@@ -104,7 +112,11 @@ extension Publishers.Buffer {
         /// `topUp()` together with the subscription to send it to.
         @inlinable
         mutating func topUpRequest() -> (any Subscription, Subscribers.Demand)? {
-            guard case .subscribed(let subscription) = phase else { return nil }
+            let subscription: any Subscription
+            switch phase {
+            case .subscribed(let held), .finished(let held): subscription = held
+            case .awaitingSubscription, .failing, .terminal: return nil
+            }
             let more = topUp()
             return more > 0 ? (subscription, more) : nil
         }
@@ -206,10 +218,11 @@ extension Publishers.Buffer {
                 case .failing(let subscription): held = subscription
                 case .awaitingSubscription, .terminal: held = nil
                 }
+                let more = Self.isFinished(completion) ? topUp() : .none
                 pendingCompletion = nil
                 phase = .terminal
                 role.release()
-                return .complete(completion, releasing: held)
+                return .complete(completion, releasing: held, more: more)
             }
             if demand > 0, let value = buffer.popFirst() {
                 demand -= 1
