@@ -76,14 +76,7 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
-        if !gate.isOpen || slots[index].finished || slots[index].subscription != nil {
-            return .cancel(subscription)
-        }
-        slots[index].subscription = subscription
-        if let (held, extra) = slots[index].topUp(to: requested) {
-            return .request(held, extra)
-        }
-        return .none
+        slots[index].attach(subscription, accepting: gate.isOpen, grantingUpTo: requested)
     }
 
     @inlinable
@@ -203,11 +196,7 @@ where Downstream.Input == Storage.Output {
     @inlinable
     mutating func closeAll() -> ContiguousArray<any Subscription> {
         storage.removeAll()
-        var held = ContiguousArray<any Subscription>()
-        for index in slots.indices where !slots[index].finished {
-            if let subscription = slots[index].close() { held.append(subscription) }
-        }
-        return held
+        return slots.closeAll()
     }
 }
 
