@@ -242,8 +242,10 @@ struct PipelineCase: CustomStringConvertible {
         if cancelled && subscriber.count != sealed { problems.append("value after cancel") }
         // combineLatest passes each request to every upstream as it is (Apple's rule), so values
         // it absorbs before every side has one use up demand: below an operator that limits
-        // demand (flatMap(maxPublishers:), dropFirst) the pipeline may legitimately stall.
-        let mayStall = stages.contains { $0.description.hasPrefix("combineLatest") }
+        // demand (flatMap(maxPublishers:), dropFirst) the pipeline may legitimately stall. zip
+        // (Apple's rule too) returns the demand a tuple's receiver gives back to the one upstream
+        // whose value completed the tuple, so the same stages can starve its other upstream.
+        let mayStall = stages.contains { $0.description.hasPrefix("combineLatest") || $0.description.hasPrefix("zip") }
         if !cancelled && !mayStall && subscriber.completions.count != 1 { problems.append("no completion after unlimited demand") }
         if let expected {
             let values = subscriber.values
@@ -316,6 +318,7 @@ struct RandomPipelineTests {
         20_261_136, 20_261_150,  // combineLatest: values before the other side's first collapse
         20_261_174,              // switchToLatest: a waiting inner Just is replaced
         20_265_480,              // combineLatest | dropFirst | flatMap(max 1): absorbed values stall
+        20_263_811,              // zip | output(at:) | flatMap(max 1): answers reach one upstream, stall
     ] as [UInt64])
     func foundCases(_ seed: UInt64) {
         let problems = PipelineCase(seed: seed).check()

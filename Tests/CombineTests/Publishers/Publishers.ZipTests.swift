@@ -68,35 +68,179 @@ struct ZipTests {
         #expect(c.calls == [.request(.unlimited)])
     }
 
-    @Test func firstFailureFailsAndCancelsTheOthers() {
-        let a = TestUpstream<Int, TestError>(), b = TestUpstream<Int, TestError>()
-        let tracker = TrackingSubscriber<(Int, Int), TestError>(initialDemand: .max(1))
-        a.zip(b).subscribe(tracker)
+    /// Apple's order: every upstream is cancelled, the failed one included, and only then does the
+    /// subscriber hear of the failure; values still waiting for a partner are dropped.
+    @Test func failureCancelsEveryUpstreamThenIsDelivered() {
+        let a = TestUpstream<Int, TestError>(), b = TestUpstream<Int, TestError>(), c = TestUpstream<Int, TestError>()
+        var log: [String] = []
+        a.zip(b, c).subscribe(AnySubscriber<(Int, Int, Int), TestError>(
+            receiveSubscription: { $0.request(.max(1)) },
+            receiveValue: { log.append("value \($0)"); return .none },
+            receiveCompletion: { _ in
+                log.append("failure; cancelled: a \(a.isCancelled), b \(b.isCancelled), c \(c.isCancelled)")
+            }))
         a.send(1)
-        a.send(2)
         b.send(1)
-        b.send(2)  // paired values wait for demand; the failure drops them
-        a.send(completion: .failure(.boom))
-        #expect(tracker.values.map { "\($0)" } == ["(1, 1)"])
-        #expect(tracker.completions == [.failure(.boom)])
+        c.send(1)
+        a.send(2)
+        b.send(completion: .failure(.boom))
+        a.send(3)
+        c.send(3)
+        #expect(log == ["value (1, 1, 1)", "failure; cancelled: a true, b true, c true"])
+        #expect(a.calls == [.request(.max(1)), .cancel])
         #expect(b.calls == [.request(.max(1)), .cancel])
+        #expect(c.calls == [.request(.max(1)), .cancel])
     }
 
-    @Test func demandIsPassedOnAndPairsWaitForIt() {
+    /// Apple's zip does not hold a tuple back for demand: upstreams were asked only for what the
+    /// subscriber requested, so a complete tuple goes out at once.
+    @Test func tupleGoesOutAtZeroDemand() {
         let a = TestUpstream<Int, Never>(), b = TestUpstream<String, Never>()
         let tracker = TrackingSubscriber<(Int, String), Never>(initialDemand: .max(1))
         a.zip(b).subscribe(tracker)
-        #expect(a.calls == [.request(.max(1))])
-        #expect(b.calls == [.request(.max(1))])
         a.send(1)
         a.send(2)
         b.send("x")
         b.send("y")
-        #expect(tracker.values.map { "\($0)" } == [#"(1, "x")"#])
-        tracker.request(.max(1))
         #expect(tracker.values.map { "\($0)" } == [#"(1, "x")"#, #"(2, "y")"#])
-        #expect(a.calls == [.request(.max(1)), .request(.max(1))])
-        #expect(b.calls == [.request(.max(1)), .request(.max(1))])
+
+        let idle = TrackingSubscriber<(Int, String), Never>(initialDemand: nil)
+        let c = TestUpstream<Int, Never>(), d = TestUpstream<String, Never>()
+        c.zip(d).subscribe(idle)
+        c.send(1)
+        d.send("x")
+        #expect(idle.values.map { "\($0)" } == [#"(1, "x")"#])
+        #expect(c.calls.isEmpty)
+        #expect(d.calls.isEmpty)
+    }
+
+    /// Each request goes to every upstream as it is, however much was requested before.
+    @Test func everyRequestReachesEveryUpstreamAsItIs() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<String, Never>()
+        let tracker = TrackingSubscriber<(Int, String), Never>(initialDemand: .max(1))
+        a.zip(b).subscribe(tracker)
+        tracker.request(.unlimited)
+        tracker.request(.max(2))
+        tracker.request(.unlimited)
+        let expected: [TestUpstream<Int, Never>.Call] = [.request(.max(1)), .request(.unlimited), .request(.max(2)), .request(.unlimited)]
+        #expect(a.calls == expected)
+        #expect(b.calls.map(\.description) == expected.map(\.description))
+    }
+
+    /// Requests made before an upstream's subscription arrives are added up and asked for when it
+    /// does; later ones go straight through.
+    @Test func requestsBeforeAnUpstreamSubscribesAreAddedUp() {
+        let late = SubscriberCapturingUpstream<Int, Never>()
+        let b = TestUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1))
+        late.zip(b).subscribe(tracker)
+        tracker.request(.max(2))
+        let subscription = RecordingSubscription()
+        hand(subscription, to: late.subscriber)
+        tracker.request(.max(4))
+        #expect(subscription.requests == [.max(3), .max(4)])
+        #expect(b.calls == [.request(.max(1)), .request(.max(2)), .request(.max(4))])
+    }
+
+    /// The subscriber's answer to a tuple goes back only through the input whose value completed
+    /// it; the others return `.none`.
+    @Test func answerGoesBackThroughTheCompletingInput() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>(), c = TestUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int, Int), Never>(initialDemand: .max(2), demandAfterValue: { _ in .max(3) })
+        a.zip(b, c).subscribe(tracker)
+        #expect(a.send(1) == .none)
+        #expect(b.send(1) == .none)
+        #expect(c.send(1) == .max(3))
+        #expect(c.send(2) == .none)
+        #expect(b.send(2) == .none)
+        #expect(a.send(2) == .max(3))
+        #expect(tracker.values.count == 2)
+        #expect(a.calls == [.request(.max(2))])
+        #expect(c.calls == [.request(.max(2))])
+    }
+
+    /// A request the subscriber makes while receiving a tuple goes to every other upstream, and
+    /// the input that completed the tuple returns it with the answer.
+    @Test func requestInsideReceiveJoinsTheAnswer() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        var tracker: TrackingSubscriber<(Int, Int), Never>?
+        tracker = TrackingSubscriber(initialDemand: .max(1), demandAfterValue: { _ in .max(1) },
+                                     onValue: { _ in tracker?.request(.max(2)) })
+        a.zip(b).subscribe(tracker!)
+        #expect(a.send(1) == .none)
+        #expect(b.send(1) == .max(3))
+        #expect(a.calls == [.request(.max(1)), .request(.max(2))])
+        #expect(b.calls == [.request(.max(1))])
+        // Outside a delivery, a request goes to both again.
+        tracker?.request(.max(5))
+        #expect(a.calls == [.request(.max(1)), .request(.max(2)), .request(.max(5))])
+        #expect(b.calls == [.request(.max(1)), .request(.max(5))])
+    }
+
+    /// A tuple completed by a send from inside the subscriber goes out after the call in progress,
+    /// and the nested send returns `.none`. The tuple's answer then goes to the outer call when it
+    /// is the same input's, else to that input's upstream as a request.
+    @Test func answersToReentrantTuples() {
+        var nested: [Subscribers.Demand] = []
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        let same = TrackingSubscriber<(Int, Int), Never>(
+            initialDemand: .unlimited, demandAfterValue: { _ in .max(1) },
+            onValue: { pair in if pair == (1, 10) { nested.append(a.send(2)) } })
+        a.zip(b).subscribe(same)
+        b.send(10)
+        b.send(20)
+        #expect(a.send(1) == .max(2))
+        #expect(same.values.map { "\($0)" } == ["(1, 10)", "(2, 20)"])
+        #expect(nested == [.none])
+        #expect(b.calls == [.request(.unlimited)])
+
+        nested = []
+        let c = TestUpstream<Int, Never>(), d = TestUpstream<Int, Never>()
+        let other = TrackingSubscriber<(Int, Int), Never>(
+            initialDemand: .unlimited, demandAfterValue: { _ in .max(1) },
+            onValue: { pair in
+                if pair == (1, 10) {
+                    nested.append(c.send(2))
+                    nested.append(d.send(20))
+                }
+            })
+        c.zip(d).subscribe(other)
+        d.send(10)
+        #expect(c.send(1) == .max(1))
+        #expect(other.values.map { "\($0)" } == ["(1, 10)", "(2, 20)"])
+        #expect(nested == [.none, .none])
+        #expect(c.calls == [.request(.unlimited)])
+        #expect(d.calls == [.request(.unlimited), .request(.max(1))])
+    }
+
+    /// Like Apple's, the object zip attaches to each upstream is a subscription as well as a
+    /// subscriber, with no description or mirror; a request or a cancel made on it goes to its own
+    /// upstream.
+    @Test func upstreamSubscribersAreSubscriptions() throws {
+        let one = SubscriberCapturingUpstream<Int, Never>(), two = SubscriberCapturingUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1))
+        one.zip(two).subscribe(tracker)
+        let first = one.subscriber, second = two.subscriber
+        for side in [first, second] {
+            let conformances = [
+                side is any Subscription, side is any Cancellable, side is any CustomStringConvertible,
+                side is any CustomReflectable, side is any CustomPlaygroundDisplayConvertible,
+            ]
+            #expect(conformances == [true, true, false, false, false])
+        }
+        let distinct = ObjectIdentifier(first as AnyObject) != ObjectIdentifier(second as AnyObject)
+        #expect(distinct)
+        let upstream1 = RecordingSubscription(), upstream2 = RecordingSubscription()
+        hand(upstream1, to: first)
+        hand(upstream2, to: second)
+        let firstSubscription = try #require(first as? any Subscription)
+        firstSubscription.request(.max(7))
+        firstSubscription.cancel()
+        tracker.request(.max(2))
+        #expect(upstream1.requests == [.max(1), .max(7)])
+        #expect(upstream1.cancelCount == 1)
+        #expect(upstream2.requests == [.max(1), .max(2)])
+        #expect(upstream2.cancelCount == 0)
     }
 
     @Test func cancelReachesEveryUpstreamAndReleases() {
@@ -227,29 +371,25 @@ struct ZipTests {
     }
 
     /// A seeded random mix of sends on either side and requests, checked against the obvious
-    /// model (the n-th value of `a` pairs with the n-th of `b`, delivered up to the demand). It
-    /// drives the per-input queues through wrap-around and growth, and switches between the direct
-    /// hand-over of a tuple and the gate's queue.
+    /// model (the n-th value of `a` pairs with the n-th of `b`, delivered as soon as both have
+    /// arrived, whatever the demand). It drives the per-input queues through wrap-around and
+    /// growth.
     @Test func randomTrafficMatchesThePairingModel() {
         var rng = SplitMix(seed: 0x5EED)
         for _ in 0..<40 {
             // Hand-driven upstreams that send regardless of demand, so the queues fill up.
             let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
-            var demandSoFar = 1 + Int(rng.next() % 3)
-            let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(demandSoFar))
+            let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1 + Int(rng.next() % 3)))
             a.zip(b).subscribe(tracker)
             var sentA = 0, sentB = 0
             for _ in 0..<200 {
                 switch rng.next() % 7 {
                 case 0, 1, 2: a.send(sentA); sentA += 1
                 case 3, 4, 5: b.send(sentB &* 10); sentB += 1
-                default:
-                    let more = 1 + Int(rng.next() % 4)
-                    tracker.request(.max(more))
-                    demandSoFar += more
+                default: tracker.request(.max(1 + Int(rng.next() % 4)))
                 }
                 let values = tracker.values
-                let expected = min(min(sentA, sentB), demandSoFar)
+                let expected = min(sentA, sentB)
                 #expect(values.count == expected)
                 if values.count != expected { return }
                 for (index, pair) in values.enumerated() where pair.0 != index || pair.1 != index &* 10 {
@@ -259,6 +399,15 @@ struct ZipTests {
             }
         }
     }
+}
+
+/// Hands `subscription` to a subscriber an upstream captured (known only as `Any`).
+private func hand(_ subscription: any Subscription, to subscriber: Any) {
+    guard let subscriber = subscriber as? any Subscriber else {
+        Issue.record("not a subscriber: \(type(of: subscriber))")
+        return
+    }
+    subscriber.receive(subscription: subscription)
 }
 
 /// A small deterministic generator, so a failing run can be replayed.

@@ -1,16 +1,14 @@
 import TributaryLocks
 
-/// The engine shared by `combineLatest` and `zip` (2, 3 and 4 inputs): upstreams of different
-/// output types whose values are stored per input and turned into tuples.
+/// What `combineLatest` and `zip` (2, 3 and 4 inputs) share: upstreams of different output types
+/// whose values are stored per input and turned into tuples.
 ///
 /// The per-input storage and the rule that makes tuples differ between the two operators and are
-/// described by a ``FanInCombineStorage``; demand, completion and delivery are common:
-/// - Every downstream request is passed on, as is, to every upstream (Apple's rule for both
-///   operators). A tuple is made only when the subscriber has demand no queued tuple is already
-///   waiting to spend, so nothing piles up beyond what the storage holds.
-/// - The first failure fails the operator and cancels the other upstreams.
-/// - `combineLatest` finishes once every upstream has finished; `zip` finishes as soon as an
-///   upstream has finished and none of its values is left to pair.
+/// described by a ``FanInCombineStorage``. Their demand protocols differ too, so each has its own
+/// engine: ``FanInCombineStateMachine`` below for `combineLatest`, ``ZipStateMachine`` for `zip`.
+/// Both fail on the first failure and cancel the upstreams; `combineLatest` finishes once every
+/// upstream has finished, `zip` as soon as an upstream has finished and none of its values is left
+/// to pair.
 @usableFromInline
 protocol FanInCombineStorage {
     /// The tuple delivered downstream.
@@ -21,6 +19,7 @@ protocol FanInCombineStorage {
 
     /// `true` for zip (values pair one to one, and are kept until paired), `false` for
     /// combineLatest (one tuple per arriving value, made from the latest value of every input).
+    /// It decides when the inputs that have finished leave nothing to combine (``isExhausted``).
     static var pairsStrictly: Bool { get }
 
     /// The subscription's `description`, as Apple prints it.
@@ -36,6 +35,22 @@ protocol FanInCombineStorage {
     mutating func removeAll()
 }
 
+extension FanInCombineStorage {
+    /// Whether no further tuple can be made now that some inputs have finished (`unfinished` of
+    /// `arity` are still running; `isFinished` says which have finished). A zip can make none once
+    /// a finished input has no value left to pair; a combineLatest still makes one for every value
+    /// of a running input, so it is exhausted only when every input has finished.
+    @inlinable
+    func isExhausted(arity: Int, unfinished: Int, isFinished: (Int) -> Bool) -> Bool {
+        guard Self.pairsStrictly else { return unfinished == 0 }
+        return (0..<arity).contains { isFinished($0) && isEmpty(at: $0) }
+    }
+}
+
+/// `combineLatest`'s engine. Every downstream request is passed on to every upstream (Apple's
+/// rule), as a top-up of what each has been granted; a tuple is made only when the subscriber has
+/// demand no queued tuple is already waiting to spend, so nothing piles up beyond the latest value
+/// of each input.
 @usableFromInline
 struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>
 where Downstream.Input == Storage.Output {
@@ -76,14 +91,7 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
-        if !gate.isOpen || slots[index].finished || slots[index].subscription != nil {
-            return .cancel(subscription)
-        }
-        slots[index].subscription = subscription
-        if let (held, extra) = slots[index].topUp(to: requested) {
-            return .request(held, extra)
-        }
-        return .none
+        slots[index].attach(subscription, accepting: gate.isOpen, grantingUpTo: requested)
     }
 
     @inlinable
@@ -92,28 +100,9 @@ where Downstream.Input == Storage.Output {
     ) -> Action {
         guard gate.isOpen, !slots[index].finished else { return (.idle, false, nil) }
         store(&storage, value)
-        if !Storage.pairsStrictly {
-            // combineLatest: at most one tuple per arriving value, handed straight out if possible.
-            guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, false, nil) }
-            return (gate.canHandOut ? gate.handOut(output) : gate.offer(output), false, nil)
-        }
-        // Zip, common case: nothing waits in the gate and the subscriber has demand, so no tuple
-        // was left in the storage (`produce` runs whenever demand grows) and this value completes
-        // at most one, which goes straight out without passing through the gate's queue.
-        // No completion is pending either (the gate is open), so there is nothing to kick unless
-        // `finishIfExhausted` finishes the gate now.
-        if gate.canHandOut {
-            // (`finishIfExhausted` has nothing to do while every input is unfinished.)
-            if let output = storage.takeOutput() {
-                let step = gate.handOut(output)
-                return (step, false, unfinished < slots.count ? finishIfExhausted() : nil)
-            }
-            let cancel = unfinished < slots.count ? finishIfExhausted() : nil
-            return (cancel == nil ? .idle : gate.kickAfterSending(), false, cancel)
-        }
-        produce()
-        let cancel = finishIfExhausted()
-        return (gate.kickAfterSending(), false, cancel)
+        // At most one tuple per arriving value, handed straight out if possible.
+        guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, false, nil) }
+        return (gate.canHandOut ? gate.handOut(output) : gate.offer(output), false, nil)
     }
 
     @inlinable
@@ -128,14 +117,11 @@ where Downstream.Input == Storage.Output {
             gate.fail(error)
             return (gate.kickAfterSending(), false, closeAll())
         case .finished:
-            var cancel: CancelList = nil
-            if Storage.pairsStrictly {
-                cancel = finishIfExhausted()
-            } else if unfinished == 0 {
+            if storage.isExhausted(arity: slots.count, unfinished: unfinished, isFinished: { slots[$0].finished }) {
                 gate.finish()
                 storage.removeAll()
             }
-            return (gate.kickAfterSending(), false, cancel)
+            return (gate.kickAfterSending(), false, nil)
         }
     }
 
@@ -145,12 +131,7 @@ where Downstream.Input == Storage.Output {
         gate.request(demand)
         let grows = requested != .unlimited
         requested += demand
-        var cancel: CancelList = nil
-        if Storage.pairsStrictly {
-            produce()
-            cancel = finishIfExhausted()
-        }
-        return (gate.kick(), grows && gate.isOpen, cancel)
+        return (gate.kick(), grows && gate.isOpen, nil)
     }
 
     @inlinable
@@ -160,12 +141,7 @@ where Downstream.Input == Storage.Output {
         gate.request(additional)
         let grows = requested != .unlimited
         requested += additional
-        var cancel: CancelList = nil
-        if Storage.pairsStrictly {
-            produce()
-            cancel = finishIfExhausted()
-        }
-        return (gate.next(), grows && gate.isOpen, cancel)
+        return (gate.next(), grows && gate.isOpen, nil)
     }
 
     @inlinable
@@ -180,38 +156,14 @@ where Downstream.Input == Storage.Output {
         return closeAll()
     }
 
-    /// Makes tuples while the subscriber has unspent demand (one per arrival for combineLatest).
-    @inlinable
-    mutating func produce() {
-        while gate.isOpen, gate.freeDemand > 0, let output = storage.takeOutput() {
-            gate.enqueue(output)
-            if !Storage.pairsStrictly { break }
-        }
-    }
-
-    /// Zip: finishes once a finished input has nothing left to pair, cancelling the others.
-    @inlinable
-    mutating func finishIfExhausted() -> CancelList {
-        guard Storage.pairsStrictly, gate.isOpen, unfinished < slots.count else { return nil }
-        for index in slots.indices where slots[index].finished && storage.isEmpty(at: index) {
-            gate.finish()
-            return closeAll()
-        }
-        return nil
-    }
-
     @inlinable
     mutating func closeAll() -> ContiguousArray<any Subscription> {
         storage.removeAll()
-        var held = ContiguousArray<any Subscription>()
-        for index in slots.indices where !slots[index].finished {
-            if let subscription = slots[index].close() { held.append(subscription) }
-        }
-        return held
+        return slots.closeAll()
     }
 }
 
-/// The subscription `combineLatest` and `zip` hand their subscriber.
+/// The subscription `combineLatest` hands its subscriber.
 @usableFromInline
 final class FanInCombineSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>: Subscription,
     ReflectsAsOperator

@@ -80,12 +80,13 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     @inlinable
     var freeDemand: Subscribers.Demand { demand - queue.count }
 
-    /// Queues a value from upstream; ignored once the gate is closed.
+    /// Queues a value for the emitter, whatever the demand, and returns the ticket its sender
+    /// waits on; only while the gate is open. For owners that decide themselves when a value may
+    /// wait (zip, which delivers a tuple at zero demand).
     @inlinable
-    mutating func enqueue(_ value: Input) {
-        guard isOpen else { return }
+    mutating func enqueue(_ value: Input) -> DeliveryTickets.Ticket {
         queue.append(value)
-        tickets.enter()
+        return tickets.enter()
     }
 
     /// Whether a value could go straight to the subscriber: open, not emitting, nothing queued,

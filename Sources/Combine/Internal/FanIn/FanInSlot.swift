@@ -42,6 +42,36 @@ struct FanInSlot {
         subscription = nil
         return held
     }
+
+    /// Takes the subscription the upstream hands over and grants it up to `target`; refuses it
+    /// (to be cancelled) when the operator no longer accepts upstreams (`accepting` is false),
+    /// the upstream has finished, or it already has a subscription.
+    @inlinable
+    mutating func attach(
+        _ subscription: any Subscription, accepting: Bool, grantingUpTo target: Subscribers.Demand
+    ) -> FanInSubscriptionAction {
+        if !accepting || finished || self.subscription != nil {
+            return .cancel(subscription)
+        }
+        self.subscription = subscription
+        if let (held, extra) = topUp(to: target) {
+            return .request(held, extra)
+        }
+        return .none
+    }
+}
+
+extension ContiguousArray where Element == FanInSlot {
+    /// Closes every upstream that has not finished; returns their subscriptions, to cancel
+    /// outside the lock.
+    @inlinable
+    mutating func closeAll() -> ContiguousArray<any Subscription> {
+        var held = ContiguousArray<any Subscription>()
+        for index in indices where !self[index].finished {
+            if let subscription = self[index].close() { held.append(subscription) }
+        }
+        return held
+    }
 }
 
 /// What to do, outside the lock, with a subscription an upstream just handed over.

@@ -26,14 +26,7 @@ struct MergeStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
-        if gate.isTerminated || slots[index].finished || slots[index].subscription != nil {
-            return .cancel(subscription)
-        }
-        slots[index].subscription = subscription
-        if let (held, extra) = slots[index].topUp(to: gate.freeDemand) {
-            return .request(held, extra)
-        }
-        return .none
+        slots[index].attach(subscription, accepting: !gate.isTerminated, grantingUpTo: gate.freeDemand)
     }
 
     @inlinable
@@ -60,7 +53,7 @@ struct MergeStateMachine<Downstream: Subscriber> {
             return (gate.kickAfterSending(), [])
         case .failure(let error):
             gate.fail(error)
-            return (gate.kickAfterSending(), closeAll())
+            return (gate.kickAfterSending(), slots.closeAll())
         }
     }
 
@@ -99,16 +92,7 @@ struct MergeStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func cancel() -> ContiguousArray<any Subscription> {
         gate.cancel()
-        return closeAll()
-    }
-
-    @inlinable
-    mutating func closeAll() -> ContiguousArray<any Subscription> {
-        var held = ContiguousArray<any Subscription>()
-        for index in slots.indices where !slots[index].finished {
-            if let subscription = slots[index].close() { held.append(subscription) }
-        }
-        return held
+        return slots.closeAll()
     }
 }
 

@@ -5,11 +5,13 @@ extension Publishers {
     /// Pairs the values of two publishers one to one: the first value of each, then the second of
     /// each, and so on, as a tuple.
     ///
-    /// Values wait, per input, until every input has one to contribute. Every request of the
-    /// subscriber is passed on to each upstream, so no input is asked for more than the subscriber
-    /// wants. The zip finishes as soon as an upstream has finished and none of its values is left
-    /// to pair (no further tuple is possible), and fails on the first failure; in both cases the
-    /// other upstreams are cancelled.
+    /// Values wait, per input, until every input has one to contribute; the tuple then goes out at
+    /// once, whatever the subscriber's outstanding demand, as Apple's zip does. Every request of the
+    /// subscriber is passed on, as it is, to each upstream, so no input is asked for more than the
+    /// subscriber wants; the demand the subscriber returns for a tuple goes back only to the
+    /// upstream whose value completed it. The zip finishes as soon as an upstream has finished and
+    /// none of its values is left to pair (no further tuple is possible), cancelling the other
+    /// upstreams, and fails on the first failure, cancelling every upstream, the failed one too.
     public struct Zip<A, B>: Publisher
     where A: Publisher, B: Publisher, A.Failure == B.Failure
     {
@@ -34,7 +36,7 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FanInCombineSubscription<ZipStorage2<A.Output, B.Output>, S>(downstream: subscriber, arity: 2)
+            let subscription = ZipSubscription<ZipStorage2<A.Output, B.Output>, S>(downstream: subscriber, arity: 2)
             subscriber.receive(subscription: subscription)
             a.subscribe(subscription.side(0) { $0.a.append($1) })
             b.subscribe(subscription.side(1) { $0.b.append($1) })
@@ -92,11 +94,13 @@ extension Publishers {
     /// Pairs the values of three publishers one to one: the first value of each, then the second of
     /// each, and so on, as a tuple.
     ///
-    /// Values wait, per input, until every input has one to contribute. Every request of the
-    /// subscriber is passed on to each upstream, so no input is asked for more than the subscriber
-    /// wants. The zip finishes as soon as an upstream has finished and none of its values is left
-    /// to pair (no further tuple is possible), and fails on the first failure; in both cases the
-    /// other upstreams are cancelled.
+    /// Values wait, per input, until every input has one to contribute; the tuple then goes out at
+    /// once, whatever the subscriber's outstanding demand, as Apple's zip does. Every request of the
+    /// subscriber is passed on, as it is, to each upstream, so no input is asked for more than the
+    /// subscriber wants; the demand the subscriber returns for a tuple goes back only to the
+    /// upstream whose value completed it. The zip finishes as soon as an upstream has finished and
+    /// none of its values is left to pair (no further tuple is possible), cancelling the other
+    /// upstreams, and fails on the first failure, cancelling every upstream, the failed one too.
     public struct Zip3<A, B, C>: Publisher
     where A: Publisher, B: Publisher, C: Publisher, A.Failure == B.Failure, B.Failure == C.Failure
     {
@@ -125,7 +129,7 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FanInCombineSubscription<ZipStorage3<A.Output, B.Output, C.Output>, S>(downstream: subscriber, arity: 3)
+            let subscription = ZipSubscription<ZipStorage3<A.Output, B.Output, C.Output>, S>(downstream: subscriber, arity: 3)
             subscriber.receive(subscription: subscription)
             a.subscribe(subscription.side(0) { $0.a.append($1) })
             b.subscribe(subscription.side(1) { $0.b.append($1) })
@@ -189,11 +193,13 @@ extension Publishers {
     /// Pairs the values of four publishers one to one: the first value of each, then the second of
     /// each, and so on, as a tuple.
     ///
-    /// Values wait, per input, until every input has one to contribute. Every request of the
-    /// subscriber is passed on to each upstream, so no input is asked for more than the subscriber
-    /// wants. The zip finishes as soon as an upstream has finished and none of its values is left
-    /// to pair (no further tuple is possible), and fails on the first failure; in both cases the
-    /// other upstreams are cancelled.
+    /// Values wait, per input, until every input has one to contribute; the tuple then goes out at
+    /// once, whatever the subscriber's outstanding demand, as Apple's zip does. Every request of the
+    /// subscriber is passed on, as it is, to each upstream, so no input is asked for more than the
+    /// subscriber wants; the demand the subscriber returns for a tuple goes back only to the
+    /// upstream whose value completed it. The zip finishes as soon as an upstream has finished and
+    /// none of its values is left to pair (no further tuple is possible), cancelling the other
+    /// upstreams, and fails on the first failure, cancelling every upstream, the failed one too.
     public struct Zip4<A, B, C, D>: Publisher
     where A: Publisher, B: Publisher, C: Publisher, D: Publisher, A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure
     {
@@ -226,7 +232,7 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FanInCombineSubscription<ZipStorage4<A.Output, B.Output, C.Output, D.Output>, S>(downstream: subscriber, arity: 4)
+            let subscription = ZipSubscription<ZipStorage4<A.Output, B.Output, C.Output, D.Output>, S>(downstream: subscriber, arity: 4)
             subscriber.receive(subscription: subscription)
             a.subscribe(subscription.side(0) { $0.a.append($1) })
             b.subscribe(subscription.side(1) { $0.b.append($1) })
