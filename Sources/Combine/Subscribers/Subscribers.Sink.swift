@@ -260,3 +260,7 @@ struct SinkVacantUpstream: Subscription {
     @usableFromInline
     var combineIdentifier: CombineIdentifier { CombineIdentifier() }
 }
+
+/// A sink drops its subscription on completion and on cancel, and never hands it to anyone, so a
+/// subject may keep the sink inside the subscription it gives it.
+extension Subscribers.Sink: ReleasesSubscriptionWhenDone {}
