@@ -56,6 +56,8 @@ extension SubjectDispatcher {
             init() {}
         }
 
+        /// The subject's dispatcher: the conduit's `request`, `cancel` and mirror all go through
+        /// it, and it outlives every conduit it made.
         @usableFromInline
         final let dispatcher: SubjectDispatcher
 
@@ -151,6 +153,7 @@ extension SubjectDispatcher {
     /// without any reference counting.
     @usableFromInline
     final class Folded<S: Subscriber>: Conduit where S.Input == Output, S.Failure == Failure {
+        /// Released only with the conduit, which nothing keeps once the subscription has ended.
         @usableFromInline
         let subscriber: S
 

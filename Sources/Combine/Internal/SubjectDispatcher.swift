@@ -173,6 +173,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @usableFromInline
     let requestHook: (Conduit, Subscribers.Demand) -> Void
 
+    /// See ``requestHook``.
     @usableFromInline
     let cancelHook: (Conduit) -> Void
 

@@ -260,6 +260,7 @@ enum SinkPhase {
 /// A subscription that is a value, boxed so that a ``Subscribers/Sink`` can keep it as an object.
 @usableFromInline
 final class SinkBoxedUpstream: Subscription {
+    /// The subscription itself; `request`, `cancel` and the identifier are its own.
     @usableFromInline
     let base: any Subscription
 
