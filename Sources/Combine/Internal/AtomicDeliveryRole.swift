@@ -131,7 +131,7 @@ struct AtomicDeliveryRole: ~Copyable {
     /// and says whether that is the calling thread. `racingLockFreeTakers`: whether lock-free
     /// takers may take the role at the same time; without them, a role found free under the lock
     /// is taken with a plain store instead of a read-modify-write.
-    @inlinable
+    @inlinable @inline(__always)
     func claimLocked(racingLockFreeTakers: Bool) -> DeliveryRole.Claim {
         if racingLockFreeTakers || word.load(ordering: .acquiring) != 0 {
             let before = raiseLocked(Self.attentionFlag)

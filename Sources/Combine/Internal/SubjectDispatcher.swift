@@ -80,6 +80,16 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         /// The queued jobs' senders wait on these until the emitter has run their job (see
         /// ``SubjectDispatcher/waitUntilRun(_:)``).
         @usableFromInline var tickets = DeliveryTickets()
+        /// What arrived for conduits still in their handshake, in arrival order. Kept here rather
+        /// than in each conduit: it is needed only when a subscriber's handshake overlaps another
+        /// thread's delivery, and a field in every conduit would cost every subscription.
+        @usableFromInline var pending = ContiguousArray<(Conduit, Conduit.Event)>()
+        /// The subject, held while any of its subscriptions is live (accepting), as Apple's
+        /// subscriptions keep their subject alive until cancelled or completed. One reference for
+        /// all of them instead of one in every conduit; released with the last one.
+        @usableFromInline var owner: AnyObject?
+        /// How many conduits are accepting.
+        @usableFromInline var live = 0
 
         @inlinable
         init(extra: Extra) {
@@ -139,15 +149,50 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @usableFromInline
     let sendsWithoutLock: Bool
 
+    /// The subject's name as `print()` shows its subscriptions.
+    @usableFromInline
+    let name: StaticString
+
+    /// Whether a subscriber's first request, of any size, opens it to every later value
+    /// (`ObservableObjectPublisher`, whose subscriptions do not count demand, as Apple's).
+    @usableFromInline
+    let opensOnFirstRequest: Bool
+
+    /// What the subject does on the first demand of any of its subscribers, under the mutex (it
+    /// gets the dispatcher too, for a current value kept outside the mutex): returns the value to
+    /// give that subscriber first (a current value) and the upstream subscriptions to ask for
+    /// values (`nil` rather than an empty array: this runs on every subscription, and an optional
+    /// costs no reference counting).
+    @usableFromInline
+    let firstDemand: (SubjectDispatcher, inout Extra) -> (Output?, [any Subscription]?)
+
+    /// ``request(_:for:)`` and ``cancel(_:)``, compiled for the concrete types. A subscriber
+    /// reaches `request(_:)` and `cancel()` through the `Subscription` existential, where the
+    /// generic conduit runs unspecialised; these closures capture nothing and run specialised code
+    /// instead. Kept here, once per subject, rather than in every conduit.
+    @usableFromInline
+    let requestHook: (Conduit, Subscribers.Demand) -> Void
+
+    /// See ``requestHook``.
+    @usableFromInline
+    let cancelHook: (Conduit) -> Void
+
     @inlinable
     init(
-        _ extra: Extra, sendsWithoutLock: Bool, currentValue: Output? = nil,
+        _ extra: Extra, name: StaticString, sendsWithoutLock: Bool, currentValue: Output? = nil,
+        opensOnFirstRequest: Bool = false,
+        firstDemand: @escaping (SubjectDispatcher, inout Extra) -> (Output?, [any Subscription]?),
         afterValue: ((inout Extra, Output) -> Void)? = nil
     ) {
         state = LockedState(State(extra: extra))
+        self.name = name
         self.currentValue = currentValue
         self.sendsWithoutLock = sendsWithoutLock
+        self.opensOnFirstRequest = opensOnFirstRequest
+        self.firstDemand = firstDemand
         self.afterValue = afterValue
+        requestHook = { conduit, demand in conduit.dispatcher.request(demand, for: conduit) }
+        cancelHook = { conduit in conduit.dispatcher.cancel(conduit) }
     }
 
     deinit {
@@ -275,7 +320,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         let count = publishedCount
         var index = 0
         while index < count {
-            base[index]._withUnsafeGuaranteedRef { $0.emit(value) }
+            base[index]._withUnsafeGuaranteedRef { emit(value, to: $0) }
             index += 1
         }
     }
@@ -360,7 +405,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             giveBackRole()
         case .nested?:
             for conduit in nestedList {
-                conduit.emit(value)
+                emit(value, to: conduit)
             }
             afterDelivering(value)
         case .busy?:
@@ -493,10 +538,16 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// Apple's subjects; values other threads send meanwhile wait in the queue. When another
     /// thread holds the role, the conduit stays in its handshake until `receive(subscription:)`
     /// returns, and what arrives for it meanwhile waits in the conduit.
+    /// `parent` is the subject, held by the dispatcher while any subscription is live.
     @inlinable
-    func attach<S: Subscriber>(_ conduit: Conduit, _ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    func attach<S: Subscriber>(_ conduit: Conduit, _ subscriber: S, parent: AnyObject)
+    where S.Input == Output, S.Failure == Failure {
         let (completed, grant) = state.withLock { state -> (Subscribers.Completion<Failure>?, Grant) in
             if let completion = state.completion { return (completion, .busy) }
+            if state.live == 0 {
+                state.owner = parent
+            }
+            state.live += 1
             let grant = takeRoleLocked(&state)
             state.conduits.append(conduit)
             if grant == .taken {
@@ -531,7 +582,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         var unused = ContiguousArray<Conduit>()
         var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
         let grant = state.withLock { state -> Grant? in
-            if conduit.guarded.pending.isEmpty {
+            if !conduit.guarded.hasPending {
                 conduit.guarded.handshaking = false
                 updateFastLocked(conduit, conduit.guarded)
                 return nil
@@ -562,14 +613,16 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     }
 
     /// Removes a cancelled conduit. Returns whether the caller may release its subscriber now;
-    /// otherwise the emitter does when its turn ends.
+    /// otherwise the emitter does when its turn ends. The list's reference moves to `removed`, for
+    /// the caller to drop after the mutex: it may be the conduit's last one, and a conduit that
+    /// holds its subscriber releases it when it goes.
     @inlinable
-    func removeLocked(_ state: inout State, _ conduit: Conduit) -> Bool {
+    func removeLocked(_ state: inout State, _ conduit: Conduit, removed: inout Conduit?) -> Bool {
         // An emitter that starts after this (lock-free) never sees the conduit: it is out of the
         // published list, or was never in it.
         let emitting: Bool
         if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-            emitting = changeLocked(&state) { _ = $0.remove(at: index) }
+            emitting = changeLocked(&state) { removed = $0.remove(at: index) }
         } else {
             emitting = role.isHeld
         }

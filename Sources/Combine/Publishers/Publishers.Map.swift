@@ -109,6 +109,10 @@ extension Publishers.Map {
     }
 }
 
+/// A map stage keeps no reference to the subscription it passes down: it lets go of it exactly
+/// when its downstream does.
+extension Publishers.Map.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}
+
 extension Publishers.TryMap {
     /// The `tryMap` stage. As Apple's, it does not gate values: they are transformed and passed
     /// on whatever came before (a cancel, a completion, or ahead of the subscription), except

@@ -29,7 +29,9 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Makes a subject whose current value is `value`.
     @inlinable
     public init(_ value: Output) {
-        dispatcher = Dispatcher(SubjectUpstreams(), sendsWithoutLock: true, currentValue: value)
+        dispatcher = Dispatcher(
+            SubjectUpstreams(), name: "CurrentValueSubject", sendsWithoutLock: true, currentValue: value
+        ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
     }
 
     deinit {
@@ -49,10 +51,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// it receives the completion immediately.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        let conduit = Dispatcher.Conduit(
-            name: "CurrentValueSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-        ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
-        dispatcher.attach(conduit, subscriber)
+        dispatcher.subscribe(subscriber, parent: self)
     }
 
     /// Makes `input` the current value and sends it to every subscriber with outstanding demand.

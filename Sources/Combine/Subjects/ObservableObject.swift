@@ -61,20 +61,22 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     typealias Dispatcher = SubjectDispatcher<Void, Never, Void>
 
     @usableFromInline
-    let dispatcher = Dispatcher((), sendsWithoutLock: true)
+    let dispatcher: Dispatcher
 
     /// Makes a publisher with no subscribers.
     @inlinable
-    public init() {}
+    public init() {
+        // In the body rather than as the property's initial value, so that a caller's module
+        // specialises it, with the dispatcher's `request` and `cancel` hooks.
+        dispatcher = Dispatcher(
+            (), name: "ObservableObjectPublisher", sendsWithoutLock: true, opensOnFirstRequest: true
+        ) { _, _ in (nil, nil) }
+    }
 
     /// Attaches `subscriber`; it receives a `Void` for each later ``send()`` while it has demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        let conduit = Dispatcher.Conduit(
-            name: "ObservableObjectPublisher", parent: self, dispatcher: dispatcher, subscriber: subscriber,
-            opensOnFirstRequest: true
-        ) { _, _ in (nil, nil) }
-        dispatcher.attach(conduit, subscriber)
+        dispatcher.subscribe(subscriber, parent: self)
     }
 
     /// Tells the subscribers that the object is about to change.

@@ -30,11 +30,17 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     typealias Dispatcher = SubjectDispatcher<Output, Failure, SubjectUpstreams>
 
     @usableFromInline
-    let dispatcher = Dispatcher(SubjectUpstreams(), sendsWithoutLock: true)
+    let dispatcher: Dispatcher
 
     /// Makes a subject with no subscribers.
     @inlinable
-    public init() {}
+    public init() {
+        // In the body rather than as the property's initial value, so that a caller's module
+        // specialises it, with the dispatcher's `request` and `cancel` hooks.
+        dispatcher = Dispatcher(SubjectUpstreams(), name: "PassthroughSubject", sendsWithoutLock: true) { _, upstreams in
+            (nil, upstreams.recordDemand())
+        }
+    }
 
     deinit {
         dispatcher.cancelUpstreams()
@@ -43,10 +49,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Attaches `subscriber`; after completion it receives the completion immediately.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        let conduit = Dispatcher.Conduit(
-            name: "PassthroughSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-        ) { _, upstreams in (nil, upstreams.recordDemand()) }
-        dispatcher.attach(conduit, subscriber)
+        dispatcher.subscribe(subscriber, parent: self)
     }
 
     /// Sends `input` to every subscriber that has outstanding demand.

@@ -135,7 +135,10 @@ extension Published {
 
         @inlinable
         init(_ value: Value) {
-            dispatcher = Dispatcher(Property(value: value), sendsWithoutLock: false) { property, value in property.value = value }
+            dispatcher = Dispatcher(
+                Property(value: value), name: "PublishedSubject", sendsWithoutLock: false,
+                firstDemand: { _, property in (property.value, nil) },
+                afterValue: { property, value in property.value = value })
         }
 
         @inlinable
@@ -153,10 +156,7 @@ extension Published {
 
         @inlinable
         func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            let conduit = Dispatcher.Conduit(
-                name: "PublishedSubject", parent: self, dispatcher: dispatcher, subscriber: subscriber
-            ) { _, property in (property.value, nil) }
-            dispatcher.attach(conduit, subscriber)
+            dispatcher.subscribe(subscriber, parent: self)
         }
 
         /// Attaches `subscriber` through the inner publisher Apple's `$property` reports to an

@@ -11,7 +11,8 @@ extension Subscribers {
     ///
     /// The value path reads one atomic word and takes no lock; subscribing costs two
     /// compare-and-exchanges, completing and cancelling one each, and the sink allocates nothing
-    /// beyond itself.
+    /// beyond itself (72 bytes, one 80-byte malloc chunk) unless its subscription is a value
+    /// rather than an object, which it then keeps in a small box.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     {
@@ -21,26 +22,26 @@ extension Subscribers {
         /// Called once, with the completion.
         public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
-        /// Where the sink stands, one atomic word (see ``SinkPhase``). Every transition is a
-        /// compare-and-exchange; whoever wins it owns ``upstream`` for that step, so the field is
-        /// never touched by two threads at once and no lock is needed.
-        @usableFromInline
-        let phase: Atomic<Int>
-
-        /// The upstream subscription while connected, otherwise a ``SinkVacantUpstream``. Written
-        /// by `receive(subscription:)` in the `storing` phase; taken by the caller that moves the
-        /// phase from `subscribed` to a terminal one (or by `receive(subscription:)` itself when
-        /// it loses that race). (`@exclusivity(unchecked)`: the atomic phase already serialises
-        /// every access.) Not an optional: an optional of this non-class existential is copied and
-        /// destroyed through the runtime's generic witnesses, several times dearer than the
-        /// existential itself.
+        /// Where the sink stands and, while it is subscribed, its subscription: one atomic word
+        /// (see ``SinkPhase``). The low two bits are the phase; in the `subscribed` phase the rest
+        /// is the subscription object, retained by the sink (`0` when there is nothing to cancel).
+        /// Every transition is a compare-and-exchange, and whoever wins it owns the subscription
+        /// and ``upstreamType`` for that step, so no lock is needed.
         ///
-        /// The sink never hands this subscription to other code and calls `request` on it only
-        /// from `receive(subscription:)`: ``SinkOneValueSubscription`` (see ``receiveOneValue(_:)``)
-        /// relies on both to hold the sink without a reference.
+        /// Keeping the subscription as an object reference and its type, instead of an
+        /// `any Subscription` beside a phase word, is what brings the sink from 96 bytes (a
+        /// 112-byte chunk) to 72. The sink never hands this subscription to other code and calls
+        /// `request` only from `receive(subscription:)`, on the subscription it was passed.
+        @usableFromInline
+        let phase: Atomic<UInt>
+
+        /// The type of the object in ``phase``, whose `Subscription` conformance `cancel()` goes
+        /// through. Written in the `storing` phase by `receive(subscription:)`, read by whoever
+        /// takes the subscription out. (`@exclusivity(unchecked)`: the atomic phase already
+        /// serialises every access.)
         @usableFromInline
         @exclusivity(unchecked)
-        var upstream: any Subscription
+        var upstreamType: (any Subscription.Type)?
 
         /// Makes a sink that calls `receiveCompletion` on completion and `receiveValue` per value.
         @inlinable
@@ -51,7 +52,15 @@ extension Subscribers {
             self.receiveCompletion = receiveCompletion
             self.receiveValue = receiveValue
             phase = Atomic(SinkPhase.awaiting)
-            upstream = SinkVacantUpstream()
+        }
+
+        deinit {
+            // A sink released while subscribed (its upstream did not keep it) still owns its
+            // subscription's reference; nobody else can reach the sink any more.
+            let word = phase.load(ordering: .acquiring)
+            if word & SinkPhase.mask == SinkPhase.subscribed {
+                SinkPhase.release(word, upstreamType)
+            }
         }
 
         /// Keeps the first subscription and asks it for unlimited values; cancels any later one,
@@ -66,15 +75,17 @@ extension Subscribers {
                 subscription.cancel()
                 return
             }
-            upstream = subscription
+            let (object, type) = SinkPhase.retainedObject(of: subscription)
+            upstreamType = type
             if phase.compareExchange(
-                expected: SinkPhase.storing, desired: SinkPhase.subscribed, ordering: .acquiringAndReleasing
+                expected: SinkPhase.storing, desired: object | SinkPhase.subscribed, ordering: .acquiringAndReleasing
             ).exchanged {
                 subscription.request(.unlimited)
             } else {
                 // Cancelled (or, against the contract, completed) while storing: the sink still
-                // owns the field, so it releases it and cancels the subscription.
-                upstream = SinkVacantUpstream()
+                // owns the subscription, so it releases it and cancels it.
+                upstreamType = nil
+                SinkPhase.release(object | SinkPhase.subscribed, type)
                 subscription.cancel()
             }
         }
@@ -82,7 +93,7 @@ extension Subscribers {
         /// Passes the value to ``receiveValue`` unless the sink has completed or been cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if phase.load(ordering: .acquiring) < SinkPhase.terminal {
+            if phase.load(ordering: .acquiring) & SinkPhase.mask != SinkPhase.terminal {
                 receiveValue(value)
             }
             return .none
@@ -93,9 +104,9 @@ extension Subscribers {
         public func receive(completion: Subscribers.Completion<Failure>) {
             let left = terminate()
             guard left != SinkPhase.terminal else { return }
-            if left == SinkPhase.subscribed {
+            if left & SinkPhase.mask == SinkPhase.subscribed {
                 // Released here, before the closure runs.
-                _ = takeUpstream()
+                SinkPhase.release(left, takeUpstreamType())
             }
             receiveCompletion(completion)
         }
@@ -113,16 +124,16 @@ extension Subscribers {
                 if exchanged { break }
                 current = original
             }
-            guard current == SinkPhase.subscribed else { return }
-            takeUpstream().cancel()
+            guard current & SinkPhase.mask == SinkPhase.subscribed else { return }
+            SinkPhase.cancel(current, takeUpstreamType())
         }
 
-        /// Moves the sink to its terminal phase and returns the phase it left (`terminal` when it
-        /// already was). Only leaving `subscribed` hands ``upstream`` to the caller; in `storing`
-        /// the thread in `receive(subscription:)` still owns it and cancels it when it sees the
-        /// new phase.
+        /// Moves the sink to its terminal phase and returns the word it left (`terminal` when it
+        /// already was). Only leaving `subscribed` hands the subscription to the caller; in
+        /// `storing` the thread in `receive(subscription:)` still owns it and cancels it when it
+        /// sees the new phase.
         @inlinable
-        func terminate() -> Int {
+        func terminate() -> UInt {
             var current = phase.load(ordering: .relaxed)
             while current != SinkPhase.terminal {
                 let (exchanged, original) = phase.compareExchange(
@@ -134,20 +145,28 @@ extension Subscribers {
             return current
         }
 
-        /// Moves the subscription out of ``upstream``; only for the owner of the field.
+        /// Moves ``upstreamType`` out; only for the owner of the subscription.
         @inlinable
-        func takeUpstream() -> any Subscription {
-            var taken: any Subscription = SinkVacantUpstream()
-            swap(&taken, &upstream)
+        func takeUpstreamType() -> (any Subscription.Type)? {
+            var taken: (any Subscription.Type)?
+            swap(&taken, &upstreamType)
             return taken
         }
 
-        /// Subscribes the sink to a publisher of one value (`Just`) without allocating a
-        /// subscription object: the sink gets a ``SinkOneValueSubscription``, which delivers
-        /// `value` and `.finished` on the sink's request.
+        /// Subscribes the sink to a publisher of one value (`Just`) without a subscription
+        /// object: the sink moves to `subscribed` with nothing to cancel, then gets `value` and
+        /// `.finished`, as a subscription that delivers both on the sink's request would give
+        /// them. A sink already subscribed or cancelled gets nothing, as it would cancel such a
+        /// subscription.
         @inlinable
         func receiveOneValue(_ value: Input) {
-            receive(subscription: SinkOneValueSubscription(value: value, sink: self))
+            guard
+                phase.compareExchange(
+                    expected: SinkPhase.awaiting, desired: SinkPhase.subscribed, ordering: .acquiring
+                ).exchanged
+            else { return }
+            _ = receive(value)
+            receive(completion: .finished)
         }
 
         /// `"Sink"`, as Apple prints it.
@@ -186,77 +205,84 @@ extension Publisher where Failure == Never {
     }
 }
 
-/// The phases of a ``Subscribers/Sink``, ordered so that `phase < terminal` means "still live".
+/// The phases of a ``Subscribers/Sink``, in the low two bits of its phase word, and what the sink
+/// does with the subscription object kept in the rest of the word.
 @usableFromInline
 enum SinkPhase {
     /// No subscription yet.
-    @inlinable static var awaiting: Int { 0 }
-    /// `receive(subscription:)` is writing the subscription into the sink.
-    @inlinable static var storing: Int { 1 }
-    /// Connected; the subscription is in the sink.
-    @inlinable static var subscribed: Int { 2 }
+    @inlinable static var awaiting: UInt { 0 }
+    /// `receive(subscription:)` is storing the subscription.
+    @inlinable static var storing: UInt { 1 }
+    /// Connected; the rest of the word is the subscription object (or `0`).
+    @inlinable static var subscribed: UInt { 2 }
     /// Completed or cancelled; the subscription has been handed to whoever made the transition.
-    @inlinable static var terminal: Int { 3 }
-}
+    @inlinable static var terminal: UInt { 3 }
+    /// The phase's bits. An object's address is a multiple of at least 8 (its header is two
+    /// pointers), so it never uses them.
+    @inlinable static var mask: UInt { 3 }
 
-/// The subscription a ``Subscribers/Sink`` makes for itself in ``Subscribers/Sink/receiveOneValue(_:)``:
-/// a value, not an object, so `Just(x).sink` allocates nothing for it (it fits the existential's
-/// inline buffer when `Input` is small).
-///
-/// It holds the sink `unowned(unsafe)` and has no state of its own. That is safe only because of
-/// what the sink, in this file, does with it, all on the subscribing thread: it asks for
-/// `.unlimited` once, from `receive(subscription:)`, and only if this is the subscription it keeps;
-/// it never hands the subscription out; it drops it on completion or cancel. A sink that is already
-/// subscribed or cancelled cancels it, which does nothing, so nothing is delivered, as with Just's
-/// other subscriptions. Debug builds check that a request finds the sink subscribed to it.
-@usableFromInline
-struct SinkOneValueSubscription<Input, Failure: Error>: Subscription {
+    /// The sink's reference to `subscription` as a word for the phase (its phase bits clear), and
+    /// its type. A subscription that is an object is retained and kept as it is; one that is a
+    /// value is put in a ``SinkBoxedUpstream`` first. Runs unspecialised (the subscription's
+    /// type is only known at run time), once per subscription.
     @usableFromInline
-    let value: Input
-
-    @usableFromInline
-    unowned(unsafe) let sink: Subscribers.Sink<Input, Failure>
-
-    @inlinable
-    init(value: Input, sink: Subscribers.Sink<Input, Failure>) {
-        self.value = value
-        self.sink = sink
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero("Just subscription request(_:)")
-        #if DEBUG
-        if sink.phase.load(ordering: .acquiring) != SinkPhase.subscribed {
-            fatalError("Tributary internal error: Just's subscription for a Sink was asked for values while the sink was not subscribed to it; Subscribers.Sink must request only from receive(subscription:)")
+    static func retainedObject(of subscription: any Subscription) -> (UInt, any Subscription.Type) {
+        func retained<Upstream: Subscription>(_ upstream: Upstream) -> (UInt, any Subscription.Type) {
+            if Upstream.self is AnyObject.Type {
+                let object = unsafeBitCast(upstream, to: AnyObject.self)
+                return (UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()), Upstream.self)
+            }
+            let box = SinkBoxedUpstream(upstream)
+            return (UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()), SinkBoxedUpstream.self)
         }
-        #endif
-        _ = sink.receive(value)
-        sink.receive(completion: .finished)
+        return retained(subscription)
     }
 
-    @inlinable
-    func cancel() {}
-
-    /// The sink's identity: it has at most one such subscription, so the identifier is stable and
-    /// unique while the subscription lives.
+    /// Cancels the subscription object in `word` (of type `type`) and releases it.
     @usableFromInline
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(sink) }
+    static func cancel(_ word: UInt, _ type: (any Subscription.Type)?) {
+        guard let type, let pointer = UnsafeRawPointer(bitPattern: word & ~mask) else { return }
+        func cancel<Upstream: Subscription>(_: Upstream.Type) {
+            let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+            unsafeBitCast(object, to: Upstream.self).cancel()
+        }
+        cancel(type)
+    }
+
+    /// Releases the subscription object in `word` without cancelling it.
+    @usableFromInline
+    static func release(_ word: UInt, _ type: (any Subscription.Type)?) {
+        guard type != nil, let pointer = UnsafeRawPointer(bitPattern: word & ~mask) else { return }
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
 }
 
-/// What a ``Subscribers/Sink`` keeps in place of a subscription while it has none: a stateless
-/// value that fits the existential's inline buffer, so storing and dropping it costs nothing.
+/// A subscription that is a value, boxed so that a ``Subscribers/Sink`` can keep it as an object.
 @usableFromInline
-struct SinkVacantUpstream: Subscription {
-    @inlinable
-    init() {}
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {}
-
-    @inlinable
-    func cancel() {}
+final class SinkBoxedUpstream: Subscription {
+    /// The subscription itself; `request`, `cancel` and the identifier are its own.
+    @usableFromInline
+    let base: any Subscription
 
     @usableFromInline
-    var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+    init(_ base: any Subscription) {
+        self.base = base
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        base.request(demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        base.cancel()
+    }
+
+    @usableFromInline
+    var combineIdentifier: CombineIdentifier { base.combineIdentifier }
 }
+
+/// A sink drops its subscription on completion and on cancel, and never hands it to anyone, so a
+/// subject may keep the sink inside the subscription it gives it.
+extension Subscribers.Sink: ReleasesSubscriptionWhenDone {}

@@ -224,6 +224,40 @@ struct PassthroughSubjectTests {
         #expect(weakCompletedSubscription == nil)
     }
 
+    /// A sink, and a map in front of one, live inside the subject's subscription object rather
+    /// than in a box of their own: cancelling or completing still releases them and the
+    /// subscription, and the subject stays alive exactly while a subscription is live.
+    @Test func sinksKeptInTheSubscriptionAreReleasedOnCancelAndCompletion() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakCancelled: Subscribers.Sink<Int, Never>?
+        weak var weakCompleted: Subscribers.Sink<Int, Never>?
+        var received: [Int] = []
+        var completions = 0
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            let cancelled = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+            let completed = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in completions += 1 }, receiveValue: { received.append($0 * 10) })
+            weakCancelled = cancelled
+            weakCompleted = completed
+            subject.subscribe(cancelled)
+            subject.map { $0 + 1 }.subscribe(completed)
+            subject.send(1)
+            cancelled.cancel()
+            subject.send(2)
+        }
+        #expect(received == [1, 20, 30])
+        #expect(weakCancelled == nil)
+        // The live subscription of `completed` keeps the subject, and the subject keeps it.
+        #expect(weakSubject != nil)
+        #expect(weakCompleted != nil)
+        weakSubject?.send(completion: .finished)
+        #expect(completions == 1)
+        #expect(weakCompleted == nil)
+        #expect(weakSubject == nil)
+    }
+
     @Test func requestsUnlimitedFromUpstreamOnceThereIsDemand() {
         let subject = PassthroughSubject<Int, Never>()
         let upstream = TestUpstream<Int, Never>()

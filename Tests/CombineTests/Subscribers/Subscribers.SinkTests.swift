@@ -152,6 +152,52 @@ struct SubscribersSinkTests {
         }
     }
 
+    /// A subscription that is a value (the sink keeps it in a box of its own) is asked for
+    /// everything, cancelled once, and released.
+    @Test func valueSubscriptionIsRequestedCancelledOnceAndReleased() {
+        final class Log {
+            var calls: [String] = []
+        }
+        struct ValueSubscription: Subscription {
+            let log: Log
+            let combineIdentifier = CombineIdentifier()
+            func request(_ demand: Subscribers.Demand) { log.calls.append("request \(demand)") }
+            func cancel() { log.calls.append("cancel") }
+        }
+        weak var weakLog: Log?
+        do {
+            let log = Log()
+            weakLog = log
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+            sink.receive(subscription: ValueSubscription(log: log))
+            sink.cancel()
+            sink.cancel()
+            #expect(log.calls == ["request unlimited", "cancel"])
+        }
+        #expect(weakLog == nil)
+    }
+
+    /// A sink that goes away while subscribed (its upstream does not keep it) releases its
+    /// subscription without cancelling it.
+    @Test func sinkReleasedWhileSubscribedReleasesItsSubscription() {
+        final class Probe: Subscription {
+            var cancels = 0
+            func request(_ demand: Subscribers.Demand) {}
+            func cancel() { cancels += 1 }
+        }
+        weak var weakProbe: Probe?
+        do {
+            let probe = Probe()
+            weakProbe = probe
+            do {
+                let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+                sink.receive(subscription: probe)
+            }
+            #expect(probe.cancels == 0)
+        }
+        #expect(weakProbe == nil)
+    }
+
     @Test func cancelBeforeSubscriptionIsIgnored() {
         // §21: with no subscription, a cancel is ignored; a later subscription is asked for
         // everything and its values reach the closure, as on Apple's platforms.
