@@ -75,11 +75,9 @@ extension Published {
         /// Attaches `subscriber`; it receives the current value on its first demand, then changes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Value == S.Input, S.Failure == Never {
-            if _slowPath(IntrospectionRegistry.isActive) {
-                storage.subscribeIntrospected(subscriber)
-            } else {
-                storage.receive(subscriber: subscriber)
-            }
+            // Through `subscribe(_:)`, like every operator's attach, so that an enabled
+            // `_Introspection` handler sees it under the name Apple's shows.
+            PublishedSubject(storage: storage).subscribe(subscriber)
         }
     }
 }
@@ -159,13 +157,6 @@ extension Published {
             dispatcher.subscribe(subscriber, parent: self)
         }
 
-        /// Attaches `subscriber` through the inner publisher Apple's `$property` reports to an
-        /// enabled `_Introspection` handler, a `PublishedSubject`.
-        @usableFromInline
-        func subscribeIntrospected<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
-            PublishedSubject(storage: self).subscribe(subscriber)
-        }
-
         @usableFromInline
         func keep(_ assignment: AnyCancellable) {
             dispatcher.state.withLock { $0.extra.assignments.append(assignment) }
@@ -206,15 +197,23 @@ extension Published: ObservableObjectPublishedField {
     }
 }
 
-/// The publisher a `$property` publisher attaches its subscribers to while an `_Introspection`
-/// handler is enabled, so that the handler sees that second attach under the name Apple's shows.
-/// Otherwise the property's storage takes the subscriber directly.
+/// The inner publisher a `$property` publisher attaches its subscribers to, named as Apple's:
+/// an enabled `_Introspection` handler reports that second attach as `PublishedSubject<Value>`.
+/// It only carries the property's storage, which takes the subscriber.
+@usableFromInline
 struct PublishedSubject<Value>: Publisher {
-    typealias Output = Value
-    typealias Failure = Never
+    @usableFromInline typealias Output = Value
+    @usableFromInline typealias Failure = Never
 
+    @usableFromInline
     let storage: Published<Value>.Storage
 
+    @inlinable
+    init(storage: Published<Value>.Storage) {
+        self.storage = storage
+    }
+
+    @inlinable
     func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         storage.receive(subscriber: subscriber)
     }
