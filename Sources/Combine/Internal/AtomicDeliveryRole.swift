@@ -11,9 +11,9 @@ import Darwin
 #endif
 
 /// ``DeliveryRole`` kept in an atomic word, for the owners whose uncontended delivery takes the
-/// role without their lock: the subjects (a `send` to subscribers whose demand is unlimited) and
+/// role without their lock: the subjects (a `send` to subscribers whose demand is unlimited),
 /// `flatMap` (an inner value while the operator is open, nothing is queued and the demand is
-/// unlimited). Everything else still claims the role under the owner's lock, with the same three
+/// unlimited) and `merge` (the same, while no upstream has finished). Everything else still claims the role under the owner's lock, with the same three
 /// answers as ``DeliveryRole/claim()``, and a busy caller waits with ``DeliveryTickets``.
 ///
 /// The word holds the holder's ``currentThreadToken()`` above three flag bits:

@@ -157,6 +157,58 @@ struct MergeTests {
         #expect(tracker.values == [1, 11, 2, 12])
     }
 
+    /// With unlimited demand values skip the lock; a value from an upstream that already finished
+    /// must still be dropped, and the other upstream's values still delivered.
+    @Test func valueFromAFinishedUpstreamIsDroppedAtUnlimitedDemand() {
+        let a = Upstream(), b = Upstream()
+        let tracker = Tracker()
+        a.merge(with: b).subscribe(tracker)
+        a.send(1)
+        a.send(completion: .finished)
+        a.send(2)
+        b.send(3)
+        a.send(4)
+        b.send(5)
+        #expect(tracker.values == [1, 3, 5])
+        #expect(tracker.completions.isEmpty)
+    }
+
+    /// A subscriber that cancels from inside a value delivered without the lock gets nothing more,
+    /// and the merge lets go of it before the delivery's thread returns.
+    @Test func cancelInsideALockFreeDeliveryReleasesTheSubscriber() {
+        let a = Upstream(), b = Upstream()
+        weak var weakTracker: Tracker?
+        do {
+            var tracker: Tracker!
+            tracker = Tracker(onValue: { value in
+                if value == 2 { tracker.cancel() }
+            })
+            weakTracker = tracker
+            a.merge(with: b).subscribe(tracker)
+            a.send(1)
+            b.send(2)
+            a.send(3)
+            #expect(tracker.values == [1, 2])
+            tracker = nil
+        }
+        #expect(weakTracker == nil)
+        #expect(a.calls == [.request(.unlimited), .cancel])
+    }
+
+    /// Demand that becomes unlimited from inside a delivery opens the lock-free path for the
+    /// following values, and every upstream is asked for everything.
+    @Test func demandBecomingUnlimitedInsideADeliveryOpensTheLockFreePath() {
+        let a = Upstream(), b = Upstream()
+        let tracker = Tracker(initialDemand: .max(1), demandAfterValue: { $0 == 1 ? .unlimited : .none })
+        a.merge(with: b).subscribe(tracker)
+        a.send(1)
+        b.send(2)
+        a.send(3)
+        #expect(tracker.values == [1, 2, 3])
+        #expect(a.calls == [.request(.max(1)), .request(.unlimited)])
+        #expect(b.calls == [.request(.max(1)), .request(.unlimited)])
+    }
+
     @Test func mergeManyAndAllArities() {
         let ups = (0..<8).map { Upstream(name: "U\($0)") }
         let t8 = Tracker()

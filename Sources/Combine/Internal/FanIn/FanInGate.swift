@@ -1,5 +1,6 @@
 /// The downstream half shared by the operators that gather events from several upstreams
-/// (merge, combineLatest, zip, switchToLatest): it serialises delivery to one subscriber.
+/// (combineLatest, zip, switchToLatest): it serialises delivery to one subscriber. (`merge` and
+/// `flatMap` follow the same rules with their emitter role in an ``AtomicDeliveryRole``.)
 ///
 /// Upstreams may call in concurrently, but a subscriber must see one call at a time and no lock
 /// may be held while calling it. So events go into `queue`; whichever thread finds nobody
