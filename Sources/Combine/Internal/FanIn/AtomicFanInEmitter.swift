@@ -1,0 +1,403 @@
+import TributaryLocks
+
+/// What the emitter of a ``AtomicFanInEmitter`` does next, outside the lock.
+@usableFromInline
+enum FanInEmission<Downstream: Subscriber> {
+    /// Nothing: the role has been given back.
+    case idle
+    /// Deliver a queued value, then come back with the demand it returned (the role is kept).
+    case value(Downstream.Input)
+    /// Deliver the completion; the role has been given back, and the box is the caller's to drop
+    /// afterwards.
+    case completion(Subscribers.Completion<Downstream.Failure>, SubscriberBox<Downstream>)
+    /// The subscriber cancelled: drop the box (outside the lock); the role has been given back.
+    case release(SubscriberBox<Downstream>)
+}
+
+/// The downstream half of the fan-in operators whose emitter role lives in an atomic word
+/// (`merge`, `combineLatest`): the subscriber's box, its demand, the values waiting for it and the
+/// completion decided for it. A pure value kept in the operator's locked state; the operator adds
+/// its upstreams' side.
+///
+/// The box is released only through the emitter role (``next()`` hands it out), so that whoever
+/// holds the role may call the subscriber through an unowned reference.
+@usableFromInline
+struct FanInEmitterState<Downstream: Subscriber>: FanInCompletionDeciding {
+    @usableFromInline
+    typealias Input = Downstream.Input
+
+    @usableFromInline
+    typealias Box = SubscriberBox<Downstream>
+
+    /// The subscriber's box; `nil` once it has been handed out for the completion or for release.
+    @usableFromInline
+    var box: Box?
+
+    /// The subscriber cancelled, or its completion was handed to the emitter.
+    @usableFromInline
+    var terminated = false
+
+    /// Outstanding downstream demand, not yet spent on delivered values.
+    @usableFromInline
+    var demand: Subscribers.Demand = .none
+
+    /// Values accepted from upstream and not yet delivered.
+    @usableFromInline
+    var queue = DeliveryQueue<Input>()
+
+    /// The completion to deliver once the queue has drained (a failure empties the queue).
+    @usableFromInline
+    var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+
+    /// Every queued value, counted for the senders that wait for its delivery.
+    @usableFromInline
+    var tickets = DeliveryTickets()
+
+    @inlinable
+    init(box: Box) {
+        self.box = box
+    }
+
+    /// Whether events are still accepted (not cancelled, no completion decided).
+    @inlinable
+    var isOpen: Bool { !terminated && pendingCompletion == nil }
+
+    /// Whether a value may go to the subscriber with no bookkeeping: open, nothing queued, and
+    /// unlimited demand (so there is nothing to count).
+    @inlinable
+    var flowsFreely: Bool { demand == .unlimited && queue.isEmpty && isOpen }
+
+    /// Whether a thread that is not emitting should take the role and start ``next()``.
+    @inlinable
+    var hasWork: Bool {
+        if terminated { return box != nil }
+        if !queue.isEmpty { return demand > 0 }
+        return pendingCompletion != nil
+    }
+
+    /// Demand that no queued value is already waiting to spend.
+    @inlinable
+    var freeDemand: Subscribers.Demand { demand - queue.count }
+
+    /// What to do with a value that has passed the operator's own checks: deliver it on this
+    /// thread (`true`, the demand is spent) when `emitting` is false, nothing is queued and there
+    /// is demand; otherwise queue it for the emitter (`false`). `emitting` says whether the role
+    /// may be held (by another thread, by this one further up the stack, or taken at any moment
+    /// without the lock).
+    @inlinable
+    mutating func deliverAtOnce(_ value: Input, emitting: Bool) -> Bool {
+        if !emitting, queue.isEmpty, demand > 0 {
+            demand -= 1
+            return true
+        }
+        queue.append(value)
+        tickets.enter()
+        return false
+    }
+
+    /// For the emitter: the next queued value (when demand allows), else the completion once the
+    /// queue is empty; after a cancel, the box to release. `.idle` when there is nothing to do.
+    @inlinable
+    mutating func next() -> FanInEmission<Downstream> {
+        if terminated {
+            guard let box else { return .idle }
+            self.box = nil
+            return .release(box)
+        }
+        if !queue.isEmpty {
+            guard demand > 0, let value = queue.popFirst() else { return .idle }
+            demand -= 1
+            return .value(value)
+        }
+        if let completion = pendingCompletion, let box {
+            pendingCompletion = nil
+            terminated = true
+            self.box = nil
+            return .completion(completion, box)
+        }
+        return .idle
+    }
+
+    /// For the emitter, after a delivered value: records the demand the subscriber returned.
+    /// Returns whether the demand grew (so that upstream grants may need topping up).
+    @inlinable
+    mutating func delivered(additional: Subscribers.Demand) -> Bool {
+        guard !terminated, additional != .none, demand != .unlimited else { return false }
+        demand += additional
+        return true
+    }
+
+    /// Adds the subscriber's demand; returns whether it was finite before.
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> Bool {
+        guard !terminated else { return false }
+        let wasUnlimited = demand == .unlimited
+        demand += more
+        return !wasUnlimited
+    }
+
+    /// Cancels: nothing more is delivered; the box is released by ``next()``.
+    @inlinable
+    mutating func cancel() {
+        terminated = true
+        queue.removeAll()
+        tickets.markAllSettled()
+        pendingCompletion = nil
+    }
+
+    /// The ticket a thread that has just sent an upstream's completion waits on while another
+    /// thread emits: the values queued before it, or the whole turn once the completion it sent
+    /// decided the operator's own.
+    @inlinable
+    var completionTicket: DeliveryTickets.Ticket {
+        pendingCompletion == nil
+            ? DeliveryTickets.Ticket(position: tickets.entered &- 1, turn: tickets.turnsEnded)
+            : tickets.endOfTurn
+    }
+}
+
+/// A fan-in operator's locked state, as ``AtomicFanInEmitter`` drives it.
+@usableFromInline
+protocol AtomicFanInMachine: DeliveryTicketing {
+    associatedtype Downstream: Subscriber
+
+    /// The downstream half.
+    var emitter: FanInEmitterState<Downstream> { get set }
+
+    /// Whether values may skip the lock and the bookkeeping (published as the role's attention
+    /// flag being clear).
+    var fastEligible: Bool { get }
+
+    /// For the emitter, after a delivered value: records the demand the subscriber returned;
+    /// returns whether upstream grants may need topping up.
+    mutating func delivered(additional: Subscribers.Demand) -> Bool
+}
+
+extension AtomicFanInMachine {
+    /// The emitter's tickets, for the senders that wait on the operator's lock.
+    @inlinable
+    var tickets: DeliveryTickets {
+        get { emitter.tickets }
+        set { emitter.tickets = newValue }
+    }
+}
+
+/// The emitter half of the subscriptions of `merge` and `combineLatest`: it serialises what their
+/// upstreams send into one subscriber.
+///
+/// One thread at a time is the *emitter*: only the emitter calls the subscriber, and it delivers
+/// what has queued up before giving the role back, so calls never overlap and never run under
+/// the lock. The role is an ``AtomicDeliveryRole`` rather than part of the locked state, so that
+/// the emitter can give it back with one compare-and-swap instead of a second trip through the
+/// mutex, and (for `merge`) a value can take it without the mutex at all, while
+/// ``AtomicFanInMachine/fastEligible`` holds (published as the role's attention flag being clear).
+/// The subscriber is reached through an unowned reference to its box (no reference counting).
+/// Everything else (finite demand, queued values, completions, cancellation) goes through the
+/// mutex; whoever changes the state there republishes the flag, and raising it while someone
+/// emits makes that emitter's give-back fail, so it comes back through the mutex and sees what
+/// changed.
+///
+/// An upstream that sends from another thread while the emitter delivers queues its value and
+/// waits until the emitter has delivered it (see ``DeliveryTickets``), as Apple's fan-in
+/// operators make it wait; it returns early only when the value stays queued for lack of demand.
+/// One that sends from inside the subscriber, on the emitter's thread, does not wait: its value is
+/// delivered after the call in progress returns, instead of recursing.
+///
+/// A class for the operators' subscriptions to inherit from; ``topUpAll()`` is theirs to
+/// override.
+@usableFromInline
+class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
+    @usableFromInline
+    typealias Downstream = Machine.Downstream
+
+    @usableFromInline
+    typealias Emission = FanInEmission<Downstream>
+
+    @usableFromInline
+    final let state: LockedState<Machine>
+
+    /// The subscriber's box, unowned: the machine owns it, and releases it only through the
+    /// emitter role, so whoever holds the role may use this.
+    @usableFromInline
+    final let downstream: Unmanaged<SubscriberBox<Downstream>>
+
+    /// The emitter role, with the emitter's thread token.
+    @usableFromInline
+    final let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
+
+    /// `racingLockFreeTakers`: whether values take the role without the mutex.
+    @inlinable
+    init(box: SubscriberBox<Downstream>, machine: Machine, racingLockFreeTakers: Bool) {
+        self.racingLockFreeTakers = racingLockFreeTakers
+        downstream = Unmanaged.passUnretained(box)
+        state = LockedState(machine)
+    }
+
+    /// Raises every upstream's grant to what the subscriber's demand allows, each request made
+    /// outside the lock; called after that demand grew.
+    @usableFromInline
+    func topUpAll() {}
+
+    /// Under the mutex, by a thread that does not hold the role, after changing the state:
+    /// republishes whether lock-free deliveries are allowed and takes the role when there is
+    /// something to deliver and nobody is emitting. Returns the first emission when it took the
+    /// role.
+    @inlinable
+    final func settleLocked(_ machine: inout Machine) -> Emission {
+        if role.settleLocked(take: machine.emitter.hasWork, keepingLockFreeTakersOut: !machine.fastEligible) {
+            return nextLocked(&machine)
+        }
+        return .idle
+    }
+
+    /// Under the mutex, by the emitter: the next emission, giving the role back when there is
+    /// nothing left to deliver (a plain store: while the role is held nobody else changes the
+    /// word without the mutex). Giving the role back ends the turn for the waiting senders, except
+    /// before a completion, whose turn ends once it has been delivered.
+    @inlinable
+    final func nextLocked(_ machine: inout Machine) -> Emission {
+        let emission = machine.emitter.next()
+        let keepOut = !machine.fastEligible
+        switch emission {
+        case .value:
+            role.storeLocked(role.heldWord(keepingLockFreeTakersOut: keepOut))
+        case .completion:
+            role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
+        case .idle, .release:
+            role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
+            machine.emitter.tickets.endTurn()
+        }
+        return emission
+    }
+
+    /// Whether values may take the role without the mutex (`merge`); `combineLatest` takes it only
+    /// under the mutex, where it also stores the value.
+    @usableFromInline
+    final let racingLockFreeTakers: Bool
+
+    /// Under the mutex: whether this thread may take the role with a plain store
+    /// (``takeLocked(_:)``): it is free, and no thread can take it without the mutex meanwhile
+    /// (there are no lock-free takers, or the attention flag keeps them out). Otherwise a value
+    /// must count the role as possibly held.
+    @inlinable @inline(__always)
+    final var mayTakeLocked: Bool {
+        let word = role.current
+        return racingLockFreeTakers ? word == AtomicDeliveryRole.attentionFlag : word & AtomicDeliveryRole.heldFlag == 0
+    }
+
+    /// Under the mutex, after ``mayTakeLocked`` held: takes the role to deliver a value at once,
+    /// keeping the attention flag raised unless values may flow freely.
+    @inlinable @inline(__always)
+    final func takeLocked(_ machine: inout Machine) {
+        role.storeLocked(
+            AtomicDeliveryRole.heldByCurrentThread() | (machine.fastEligible ? 0 : AtomicDeliveryRole.attentionFlag))
+    }
+
+    /// Under the mutex, after queueing something while ``settleLocked(_:)`` found the role taken:
+    /// whether another thread holds it, so that the caller must wait for its delivery.
+    @inlinable
+    final func anotherThreadEmitsLocked() -> Bool {
+        let word = role.current
+        return word & AtomicDeliveryRole.heldFlag != 0 && AtomicDeliveryRole.claim(whenHeld: word) == .busy
+    }
+
+    /// Hands `value` to the subscriber; the caller holds the role. Returns the subscriber's demand.
+    @inlinable @inline(__always)
+    final func deliver(_ value: Downstream.Input) -> Subscribers.Demand {
+        downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
+    }
+
+    /// For the emitter after a value it delivered without the queue: gives the role back without
+    /// the mutex when nothing changed meanwhile (values flow freely, so the returned demand does
+    /// not matter); otherwise records that demand and goes on with whatever is next.
+    @inlinable @inline(__always)
+    final func finishDelivery(returning additional: Subscribers.Demand) {
+        if role.tryGiveBackWithoutLock() { return }
+        resume(after: additional)
+    }
+
+    /// For the emitter after a value it delivered without the queue, when the role could not be
+    /// given back without the mutex.
+    @inlinable
+    final func resume(after additional: Subscribers.Demand) {
+        let (next, topUp) = state.withLock { machine -> (Emission, Bool) in
+            let grew = machine.delivered(additional: additional)
+            return (nextLocked(&machine), grew)
+        }
+        if topUp { topUpAll() }
+        emit(next)
+    }
+
+    /// Performs `first` and, as the emitter, every emission after it.
+    @inlinable
+    final func emit(_ first: consuming Emission) {
+        var emission = first
+        while true {
+            switch consume emission {
+            case .idle:
+                return
+            case .value(let value):
+                // A queued value: its sender may be waiting, so the delivery is counted under
+                // the mutex, where the role also goes back when nothing is left.
+                let additional = deliver(value)
+                let topUp: Bool
+                (emission, topUp) = state.withLock { machine -> (Emission, Bool) in
+                    machine.emitter.tickets.markDelivered()
+                    let grew = machine.delivered(additional: additional)
+                    return (nextLocked(&machine), grew)
+                }
+                if topUp { topUpAll() }
+            case .completion(let completion, let box):
+                box.subscriber.receive(completion: completion)
+                state.withLock { $0.emitter.tickets.endTurn() }
+                return
+            case .release(let box):
+                withExtendedLifetime(box) {}
+                return
+            }
+        }
+    }
+
+    /// Under the mutex, for a value the operator accepted: delivers it at once on this thread
+    /// (taking the role) or queues it, and settles the role. Returns the value to deliver, or the
+    /// emission to perform and, when another thread emits, the ticket to wait on.
+    @inlinable
+    final func acceptLocked(
+        _ value: Downstream.Input, _ machine: inout Machine
+    ) -> (deliver: Bool, emission: Emission, ticket: DeliveryTickets.Ticket?) {
+        if machine.emitter.deliverAtOnce(value, emitting: !mayTakeLocked) {
+            takeLocked(&machine)
+            return (true, .idle, nil)
+        }
+        let ticket = DeliveryTickets.Ticket(
+            position: machine.emitter.tickets.entered &- 1, turn: machine.emitter.tickets.turnsEnded)
+        let emission = settleLocked(&machine)
+        if case .idle = emission, anotherThreadEmitsLocked() { return (false, emission, ticket) }
+        return (false, emission, nil)
+    }
+
+    /// Outside the mutex, after ``acceptLocked(_:_:)``: delivers the value or performs the
+    /// emission, then waits for the ticket.
+    @inlinable
+    final func performAccepted(
+        _ value: Downstream.Input, _ accepted: (deliver: Bool, emission: Emission, ticket: DeliveryTickets.Ticket?)
+    ) {
+        if accepted.deliver {
+            finishDelivery(returning: deliver(value))
+            return
+        }
+        emit(accepted.emission)
+        // Another thread delivers: wait until it has delivered this value.
+        if let ticket = accepted.ticket { state.waitUntilSettled(ticket) }
+    }
+
+    /// Under the mutex, after an upstream's completion was accepted: settles the role and, when
+    /// another thread emits, says what to wait for (``FanInEmitterState/completionTicket``).
+    @inlinable
+    final func settleAfterCompletionLocked(_ machine: inout Machine) -> (Emission, DeliveryTickets.Ticket?) {
+        let ticket = machine.emitter.completionTicket
+        let emission = settleLocked(&machine)
+        if case .idle = emission, anotherThreadEmitsLocked() { return (emission, ticket) }
+        return (emission, nil)
+    }
+}
