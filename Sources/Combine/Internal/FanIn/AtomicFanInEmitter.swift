@@ -358,37 +358,33 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
         }
     }
 
-    /// Under the mutex, for a value the operator accepted: delivers it at once on this thread
-    /// (taking the role) or queues it, and settles the role. Returns the value to deliver, or the
-    /// emission to perform and, when another thread emits, the ticket to wait on.
+    /// Under the mutex, for a value the operator accepted: returns `true` when this thread is to
+    /// deliver it at once (it took the role; then ``finishDelivery(returning:)``). Otherwise the
+    /// value is queued and the role settled: `emission` is what to perform after unlocking and
+    /// `ticket`, when another thread emits, what to wait for then (``performQueued(_:_:)``).
     @inlinable
     final func acceptLocked(
-        _ value: Downstream.Input, _ machine: inout Machine
-    ) -> (deliver: Bool, emission: Emission, ticket: DeliveryTickets.Ticket?) {
+        _ value: Downstream.Input, _ machine: inout Machine, emission: inout Emission,
+        ticket: inout DeliveryTickets.Ticket?
+    ) -> Bool {
         if machine.emitter.deliverAtOnce(value, emitting: !mayTakeLocked) {
             takeLocked(&machine)
-            return (true, .idle, nil)
+            return true
         }
-        let ticket = DeliveryTickets.Ticket(
+        let queued = DeliveryTickets.Ticket(
             position: machine.emitter.tickets.entered &- 1, turn: machine.emitter.tickets.turnsEnded)
-        let emission = settleLocked(&machine)
-        if case .idle = emission, anotherThreadEmitsLocked() { return (false, emission, ticket) }
-        return (false, emission, nil)
+        emission = settleLocked(&machine)
+        if case .idle = emission, anotherThreadEmitsLocked() { ticket = queued }
+        return false
     }
 
-    /// Outside the mutex, after ``acceptLocked(_:_:)``: delivers the value or performs the
-    /// emission, then waits for the ticket.
+    /// Outside the mutex, after a value was queued: performs the emission, then waits for the
+    /// ticket.
     @inlinable
-    final func performAccepted(
-        _ value: Downstream.Input, _ accepted: (deliver: Bool, emission: Emission, ticket: DeliveryTickets.Ticket?)
-    ) {
-        if accepted.deliver {
-            finishDelivery(returning: deliver(value))
-            return
-        }
-        emit(accepted.emission)
+    final func performQueued(_ emission: consuming Emission, _ ticket: DeliveryTickets.Ticket?) {
+        emit(emission)
         // Another thread delivers: wait until it has delivered this value.
-        if let ticket = accepted.ticket { state.waitUntilSettled(ticket) }
+        if let ticket { state.waitUntilSettled(ticket) }
     }
 
     /// Under the mutex, after an upstream's completion was accepted: settles the role and, when

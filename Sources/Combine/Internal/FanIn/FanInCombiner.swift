@@ -51,23 +51,19 @@ extension FanInCombineStorage {
 /// rule), as a top-up of what each has been granted; a tuple is made only when the subscriber has
 /// demand no queued tuple is already waiting to spend, so nothing piles up beyond the latest value
 /// of each input.
+///
+/// Values are stored under the lock, so the emitter role is taken there too; it is given back
+/// without the lock once values flow freely (``fastEligible``).
 @usableFromInline
-struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>
+struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>: AtomicFanInMachine
 where Downstream.Input == Storage.Output {
-    @usableFromInline
-    typealias Step = FanInGate<Downstream>.Step
-
     /// Upstreams to cancel; `nil` (the usual case) when there are none, which unlike an empty
     /// array costs no retain and release of the shared empty storage.
     @usableFromInline
     typealias CancelList = ContiguousArray<any Subscription>?
 
-    /// A step to perform, whether upstream grants must be topped up, and upstreams to cancel.
     @usableFromInline
-    typealias Action = (step: Step, topUp: Bool, cancel: CancelList)
-
-    @usableFromInline
-    var gate: FanInGate<Downstream>
+    var emitter: FanInEmitterState<Downstream>
 
     @usableFromInline
     var storage = Storage()
@@ -83,76 +79,86 @@ where Downstream.Input == Storage.Output {
     var requested: Subscribers.Demand = .none
 
     @inlinable
-    init(downstream: Downstream, arity: Int) {
-        gate = FanInGate(downstream: downstream)
+    init(box: SubscriberBox<Downstream>, arity: Int) {
+        emitter = FanInEmitterState(box: box)
         slots = ContiguousArray(repeating: FanInSlot(), count: arity)
         unfinished = arity
     }
 
+    /// Whether a delivered tuple needs no bookkeeping afterwards: open, nothing queued, unlimited
+    /// demand.
+    @inlinable
+    var fastEligible: Bool { emitter.flowsFreely }
+
     @inlinable
     mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
-        slots[index].attach(subscription, accepting: gate.isOpen, grantingUpTo: requested)
+        slots[index].attach(subscription, accepting: emitter.isOpen, grantingUpTo: requested)
     }
 
+    /// Stores a value; returns the tuple it completes when the subscriber has demand for one that
+    /// no queued tuple is already waiting to spend (at most one tuple per arriving value).
     @inlinable
     mutating func receive<Input>(
         _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
-    ) -> Action {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, false, nil) }
+    ) -> Storage.Output? {
+        guard emitter.isOpen, !slots[index].finished else { return nil }
         store(&storage, value)
-        // At most one tuple per arriving value, handed straight out if possible.
-        guard gate.freeDemand > 0, let output = storage.takeOutput() else { return (.idle, false, nil) }
-        return (gate.canHandOut ? gate.handOut(output) : gate.offer(output), false, nil)
+        guard emitter.freeDemand > 0 else { return nil }
+        return storage.takeOutput()
     }
 
+    /// An upstream's completion: whether it was accepted, and the upstreams to cancel.
     @inlinable
     mutating func receive(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int
-    ) -> Action {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, false, nil) }
+    ) -> (accepted: Bool, cancel: CancelList) {
+        guard emitter.isOpen, !slots[index].finished else { return (false, nil) }
         _ = slots[index].close()
         unfinished -= 1
         switch completion {
         case .failure(let error):
-            gate.fail(error)
-            return (gate.kickAfterSending(), false, closeAll())
+            emitter.fail(error)
+            return (true, closeAll())
         case .finished:
             if storage.isExhausted(arity: slots.count, unfinished: unfinished, isFinished: { slots[$0].finished }) {
-                gate.finish()
+                emitter.finish()
                 storage.removeAll()
             }
-            return (gate.kickAfterSending(), false, nil)
+            return (true, nil)
         }
     }
 
+    /// Adds the subscriber's demand; returns whether upstream grants must be topped up.
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> Action {
-        guard !gate.isTerminated else { return (.idle, false, nil) }
-        gate.request(demand)
-        let grows = requested != .unlimited
-        requested += demand
-        return (gate.kick(), grows && gate.isOpen, nil)
+    mutating func request(_ demand: Subscribers.Demand) -> Bool {
+        guard !emitter.terminated else { return false }
+        _ = emitter.request(demand)
+        return grant(demand)
     }
 
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand) -> Action {
-        gate.noteDelivered()
-        guard additional != .none, !gate.isTerminated else { return (gate.next(), false, nil) }
-        gate.request(additional)
+    mutating func delivered(additional: Subscribers.Demand) -> Bool {
+        guard emitter.delivered(additional: additional) else { return false }
+        return grant(additional)
+    }
+
+    /// Adds `more` to what the upstreams may be granted; returns whether that grew.
+    @inlinable
+    mutating func grant(_ more: Subscribers.Demand) -> Bool {
         let grows = requested != .unlimited
-        requested += additional
-        return (gate.next(), grows && gate.isOpen, nil)
+        requested += more
+        return grows && emitter.isOpen
     }
 
     @inlinable
     mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
-        guard gate.isOpen else { return nil }
+        guard emitter.isOpen else { return nil }
         return slots[index].topUp(to: requested)
     }
 
     @inlinable
     mutating func cancel() -> ContiguousArray<any Subscription> {
-        gate.cancel()
+        emitter.cancel()
         return closeAll()
     }
 
@@ -163,16 +169,13 @@ where Downstream.Input == Storage.Output {
     }
 }
 
-/// The subscription `combineLatest` hands its subscriber.
+/// The subscription `combineLatest` hands its subscriber (see ``AtomicFanInEmitter``).
 @usableFromInline
-final class FanInCombineSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>: Subscription,
-    ReflectsAsOperator
+final class FanInCombineSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>:
+    AtomicFanInEmitter<FanInCombineStateMachine<Storage, Downstream>>, Subscription, ReflectsAsOperator
 where Downstream.Input == Storage.Output {
     @usableFromInline
     typealias Machine = FanInCombineStateMachine<Storage, Downstream>
-
-    @usableFromInline
-    let state: LockedState<Machine>
 
     @usableFromInline
     let arity: Int
@@ -180,7 +183,8 @@ where Downstream.Input == Storage.Output {
     @inlinable
     init(downstream: Downstream, arity: Int) {
         self.arity = arity
-        state = LockedState(Machine(downstream: downstream, arity: arity))
+        let box = SubscriberBox(downstream)
+        super.init(box: box, machine: Machine(box: box, arity: arity), racingLockFreeTakers: false)
     }
 
     /// The subscriber for input `index`; `store` puts its value into the storage.
@@ -192,13 +196,24 @@ where Downstream.Input == Storage.Output {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a \(Storage.subscriptionDescription) subscription")
-        perform(state.withLock { $0.request(demand) })
+        let (emission, topUp) = state.withLock { machine -> (Emission, Bool) in
+            let topUp = machine.request(demand)
+            return (settleLocked(&machine), topUp)
+        }
+        // Every upstream is asked first, then the queued tuples go out.
+        if topUp { topUpAll() }
+        emit(emission)
     }
 
     @inlinable
     func cancel() {
-        let held = state.withLock { $0.cancel() }
+        var held = ContiguousArray<any Subscription>()
+        let emission = state.withLock { machine -> Emission in
+            held = machine.cancel()
+            return settleLocked(&machine)
+        }
         for subscription in held { subscription.cancel() }
+        emit(emission)
     }
 
     @inlinable
@@ -208,36 +223,39 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) {
-        perform(state.withLock { $0.receive(value, at: index, store: store) })
+        var emission = Emission.idle
+        var ticket: DeliveryTickets.Ticket?
+        let deliverNow = state.withLock { machine -> Storage.Output? in
+            guard let output = machine.receive(value, at: index, store: store),
+                acceptLocked(output, &machine, emission: &emission, ticket: &ticket)
+            else { return nil }
+            return output
+        }
+        if let deliverNow {
+            finishDelivery(returning: deliver(deliverNow))
+        } else {
+            performQueued(emission, ticket)
+        }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
-        perform(state.withLock { $0.receive(completion: completion, at: index) })
-    }
-
-    @inlinable
-    func perform(_ action: consuming Machine.Action) {
-        // Taken apart so the step moves into `drain` rather than being copied out of the tuple.
-        let (step, topUp, cancel) = action
-        if let cancel {
-            for subscription in cancel { subscription.cancel() }
+        var held: Machine.CancelList = nil
+        let (emission, ticket) = state.withLock { machine -> (Emission, DeliveryTickets.Ticket?) in
+            let accepted: Bool
+            (accepted, held) = machine.receive(completion: completion, at: index)
+            guard accepted else { return (.idle, nil) }
+            return settleAfterCompletionLocked(&machine)
         }
-        if topUp { topUpAll() }
-        FanInGate<Downstream>.drain(step) { additional in
-            let next = state.withLock { $0.delivered(additional: additional) }
-            if let cancel = next.cancel {
-                for subscription in cancel { subscription.cancel() }
-            }
-            if next.topUp { topUpAll() }
-            return next.step
-        } wait: { ticket in
-            state.waitUntilSettled(ticket)
+        if let held {
+            for subscription in held { subscription.cancel() }
         }
+        emit(emission)
+        if let ticket { state.waitUntilSettled(ticket) }
     }
 
     @usableFromInline
-    func topUpAll() {
+    override func topUpAll() {
         for index in 0..<arity {
             if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
                 held.request(demand)
@@ -250,7 +268,7 @@ where Downstream.Input == Storage.Output {
 
     @usableFromInline
     var customMirror: Mirror {
-        let demand = state.withLock { $0.gate.demand }
+        let demand = state.withLock { $0.emitter.demand }
         return Mirror(self, children: ["demand": demand])
     }
 
@@ -297,14 +315,5 @@ where Downstream.Input == Storage.Output {
         func receive(completion: Subscribers.Completion<Failure>) {
             parent.receive(completion: completion, at: index)
         }
-    }
-}
-
-extension FanInCombineStateMachine: DeliveryTicketing {
-    /// The gate's tickets, for the senders that wait on this state's lock.
-    @usableFromInline
-    var tickets: DeliveryTickets {
-        get { gate.tickets }
-        set { gate.tickets = newValue }
     }
 }

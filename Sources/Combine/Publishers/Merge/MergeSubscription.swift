@@ -93,11 +93,16 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
             finishDelivery(returning: deliver(value))
             return
         }
-        let accepted = state.withLock { machine -> (deliver: Bool, emission: Emission, ticket: DeliveryTickets.Ticket?)? in
-            guard machine.accept(at: index) else { return nil }
-            return acceptLocked(value, &machine)
+        var emission = Emission.idle
+        var ticket: DeliveryTickets.Ticket?
+        let deliverNow = state.withLock { machine -> Bool in
+            machine.accept(at: index) && acceptLocked(value, &machine, emission: &emission, ticket: &ticket)
         }
-        if let accepted { performAccepted(value, accepted) }
+        if deliverNow {
+            finishDelivery(returning: deliver(value))
+        } else {
+            performQueued(emission, ticket)
+        }
     }
 
     /// An upstream's completion. When another thread emits, the sender waits until that thread
