@@ -9,9 +9,6 @@
 @usableFromInline
 struct MergeStateMachine<Downstream: Subscriber>: AtomicFanInMachine {
     @usableFromInline
-    typealias Input = Downstream.Input
-
-    @usableFromInline
     var emitter: FanInEmitterState<Downstream>
 
     @usableFromInline
