@@ -171,6 +171,19 @@ protocol AtomicFanInMachine: DeliveryTicketing {
     /// For the emitter, after a delivered value: records the demand the subscriber returned;
     /// returns whether upstream grants may need topping up.
     mutating func delivered(additional: Subscribers.Demand) -> Bool
+
+    /// Adds the subscriber's demand; returns whether upstream grants may need topping up.
+    mutating func request(_ demand: Subscribers.Demand) -> Bool
+
+    /// The subscription of the upstream at `index` and how much more to ask it for, when its
+    /// grant is below what the subscriber's demand allows.
+    mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)?
+
+    /// Keeps, refuses or requests on the subscription the upstream at `index` hands over.
+    mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction
+
+    /// Cancels; returns the upstream subscriptions to cancel.
+    mutating func cancel() -> ContiguousArray<any Subscription>
 }
 
 extension AtomicFanInMachine {
@@ -203,8 +216,8 @@ extension AtomicFanInMachine {
 /// One that sends from inside the subscriber, on the emitter's thread, does not wait: its value is
 /// delivered after the call in progress returns, instead of recursing.
 ///
-/// A class for the operators' subscriptions to inherit from; ``topUpAll()`` is theirs to
-/// override.
+/// A class for the operators' subscriptions to inherit from: it also serves their `request`,
+/// `cancel` and upstream subscriptions, which the machines answer alike.
 @usableFromInline
 class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     @usableFromInline
@@ -225,9 +238,14 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     @usableFromInline
     final let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
+    /// How many upstreams the operator subscribes to.
+    @usableFromInline
+    final let upstreamCount: Int
+
     /// `racingLockFreeTakers`: whether values take the role without the mutex.
     @inlinable
-    init(box: SubscriberBox<Downstream>, machine: Machine, racingLockFreeTakers: Bool) {
+    init(box: SubscriberBox<Downstream>, machine: Machine, upstreamCount: Int, racingLockFreeTakers: Bool) {
+        self.upstreamCount = upstreamCount
         self.racingLockFreeTakers = racingLockFreeTakers
         downstream = Unmanaged.passUnretained(box)
         state = LockedState(machine)
@@ -236,7 +254,48 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     /// Raises every upstream's grant to what the subscriber's demand allows, each request made
     /// outside the lock; called after that demand grew.
     @usableFromInline
-    func topUpAll() {}
+    final func topUpAll() {
+        for index in 0..<upstreamCount {
+            if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
+                held.request(demand)
+            }
+        }
+    }
+
+    /// The subscriber's request (checked by the caller, which names the operator): every upstream
+    /// is asked first, then the queued values go out.
+    @inlinable
+    final func add(_ demand: Subscribers.Demand) {
+        let (emission, topUp) = state.withLock { machine -> (Emission, Bool) in
+            let topUp = machine.request(demand)
+            return (settleLocked(&machine), topUp)
+        }
+        if topUp { topUpAll() }
+        emit(emission)
+    }
+
+    @inlinable
+    final func cancel() {
+        var held = ContiguousArray<any Subscription>()
+        let emission = state.withLock { machine -> Emission in
+            held = machine.cancel()
+            return settleLocked(&machine)
+        }
+        for subscription in held { subscription.cancel() }
+        emit(emission)
+    }
+
+    /// The subscription the upstream at `index` hands over.
+    @inlinable
+    final func receive(subscription: any Subscription, at index: Int) {
+        state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
+    }
+
+    @usableFromInline
+    final var customMirror: Mirror {
+        let demand = state.withLock { $0.emitter.demand }
+        return Mirror(self, children: ["demand": demand])
+    }
 
     /// Under the mutex, by a thread that does not hold the role, after changing the state:
     /// republishes whether lock-free deliveries are allowed and takes the role when there is

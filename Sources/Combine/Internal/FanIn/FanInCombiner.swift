@@ -177,14 +177,10 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     typealias Machine = FanInCombineStateMachine<Storage, Downstream>
 
-    @usableFromInline
-    let arity: Int
-
     @inlinable
     init(downstream: Downstream, arity: Int) {
-        self.arity = arity
         let box = SubscriberBox(downstream)
-        super.init(box: box, machine: Machine(box: box, arity: arity), racingLockFreeTakers: false)
+        super.init(box: box, machine: Machine(box: box, arity: arity), upstreamCount: arity, racingLockFreeTakers: false)
     }
 
     /// The subscriber for input `index`; `store` puts its value into the storage.
@@ -196,29 +192,7 @@ where Downstream.Input == Storage.Output {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a \(Storage.subscriptionDescription) subscription")
-        let (emission, topUp) = state.withLock { machine -> (Emission, Bool) in
-            let topUp = machine.request(demand)
-            return (settleLocked(&machine), topUp)
-        }
-        // Every upstream is asked first, then the queued tuples go out.
-        if topUp { topUpAll() }
-        emit(emission)
-    }
-
-    @inlinable
-    func cancel() {
-        var held = ContiguousArray<any Subscription>()
-        let emission = state.withLock { machine -> Emission in
-            held = machine.cancel()
-            return settleLocked(&machine)
-        }
-        for subscription in held { subscription.cancel() }
-        emit(emission)
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription, at index: Int) {
-        state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
+        add(demand)
     }
 
     @inlinable
@@ -255,22 +229,8 @@ where Downstream.Input == Storage.Output {
     }
 
     @usableFromInline
-    override func topUpAll() {
-        for index in 0..<arity {
-            if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
-                held.request(demand)
-            }
-        }
-    }
-
-    @usableFromInline
     var description: String { Storage.subscriptionDescription }
 
-    @usableFromInline
-    var customMirror: Mirror {
-        let demand = state.withLock { $0.emitter.demand }
-        return Mirror(self, children: ["demand": demand])
-    }
 
     /// The subscriber attached to one input.
     @usableFromInline

@@ -11,14 +11,12 @@ import TributaryLocks
 final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeStateMachine<Downstream>>,
     Subscription, ReflectsAsOperator
 {
-    @usableFromInline
-    let upstreamCount: Int
-
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
-        self.upstreamCount = upstreamCount
         let box = SubscriberBox(downstream)
-        super.init(box: box, machine: MergeStateMachine(box: box, count: upstreamCount), racingLockFreeTakers: true)
+        super.init(
+            box: box, machine: MergeStateMachine(box: box, count: upstreamCount), upstreamCount: upstreamCount,
+            racingLockFreeTakers: true)
     }
 
     /// The subscriber to attach to the upstream at `index`.
@@ -43,46 +41,15 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
         emit(emission)
     }
 
-    /// Raises every upstream's grant to the demand no queued value is waiting to spend.
-    @usableFromInline
-    override func topUpAll() {
-        for index in 0..<upstreamCount {
-            if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
-                held.request(demand)
-            }
-        }
-    }
-
     // MARK: Downstream side
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a Merge subscription")
-        let (emission, topUp) = state.withLock { machine -> (Emission, Bool) in
-            let topUp = machine.request(demand)
-            return (settleLocked(&machine), topUp)
-        }
-        if topUp { topUpAll() }
-        emit(emission)
-    }
-
-    @inlinable
-    func cancel() {
-        var held = ContiguousArray<any Subscription>()
-        let emission = state.withLock { machine -> Emission in
-            held = machine.cancel()
-            return settleLocked(&machine)
-        }
-        for subscription in held { subscription.cancel() }
-        emit(emission)
+        add(demand)
     }
 
     // MARK: Upstream side
-
-    @inlinable
-    func receive(subscription: any Subscription, at index: Int) {
-        state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
-    }
 
     /// A value from the upstream at `index`: straight to the subscriber when the lock-free path
     /// allows; else through the mutex, delivered at once by this thread when nobody emits,
@@ -126,12 +93,6 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
 
     @usableFromInline
     var description: String { "Merge" }
-
-    @usableFromInline
-    var customMirror: Mirror {
-        let demand = state.withLock { $0.emitter.demand }
-        return Mirror(self, children: ["demand": demand])
-    }
 
     /// The subscriber attached to one upstream: forwards its events, tagged with its position.
     @usableFromInline
