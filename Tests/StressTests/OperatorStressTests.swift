@@ -348,4 +348,63 @@ struct OperatorStressTests {
             if c.failures > 0 { return }
         }
     }
+
+    /// A subscriber that arrives while another thread's set is being delivered gets the value
+    /// current once that delivery has stored it: whatever the interleaving, every subscriber's
+    /// last value is the property's final value. (A value read when the subscriber asked, before
+    /// the delivery in flight stored its own, would leave it one value behind for good.)
+    @Test func publishedLateSubscribersEndOnTheFinalValue() {
+        let c = Checker()
+        let m = Self.valuesPerSender
+        for round in 0..<Stress.rounds(1_200) {
+            let model = Model()
+            let projected = UncheckedBox(model.$value)
+            let box = UncheckedBox(model)
+            let late = (0..<4).map { _ in ContractSubscriber<Int, Never>() }
+            let ok = Stress.concurrently([
+                { for i in 1...m { box.value.value = i } },
+                { for subscriber in late { projected.value.subscribe(subscriber) } },
+            ])
+            guard ok else { return }
+            for subscriber in late {
+                subscriber.expectClean(c, "@Published late subscriber, round \(round)")
+                c.expect(subscriber.values.last == m, "@Published round \(round): \(subscriber.values) ends before \(m)")
+                c.expect(subscriber.values == subscriber.values.sorted(), "@Published round \(round): out of order")
+            }
+            c.expect(model.value == m)
+            for subscriber in late { subscriber.cancel() }
+            if c.failures > 0 { return }
+        }
+    }
+
+    /// Two threads set the same property: every value reaches the subscriber once, a subscriber
+    /// always reads the value the property held before the one it receives (`willSet` order: it
+    /// was stored after the previous delivery, before this one), and the property ends on the
+    /// value delivered last.
+    @Test func publishedTwoWriters() {
+        let c = Checker()
+        let m = Self.valuesPerSender
+        for round in 0..<Stress.rounds(1_200) {
+            let model = Model()
+            let box = UncheckedBox(model)
+            let seen = Locked<[(received: Int, stored: Int)]>([])
+            let cancellable = model.$value.sink { value in
+                seen.withLock { $0.append((value, box.value.value)) }
+            }
+            let ok = Stress.concurrently([
+                { for i in 1...m { box.value.value = i } },
+                { for i in 1...m { box.value.value = -i } },
+            ])
+            guard ok else { return }
+            let log = seen.current
+            c.expect(log.count == 2 * m + 1, "@Published round \(round): \(log.count) deliveries")
+            c.expect(Set(log.map(\.received)).count == 2 * m + 1, "@Published round \(round): a value twice")
+            for (previous, entry) in Swift.zip(log, log.dropFirst()) {
+                c.expect(entry.stored == previous.received, "@Published round \(round): read \(entry.stored) while receiving \(entry.received) after \(previous.received)")
+            }
+            c.expect(model.value == log.last?.received, "@Published round \(round): ends on \(model.value)")
+            cancellable.cancel()
+            if c.failures > 0 { return }
+        }
+    }
 }

@@ -24,8 +24,10 @@ import Darwin
 ///   lock-free give-back fail, so the holder comes back through the lock and sees what changed (a
 ///   queued job, a changed subscriber list). While the role is free, it makes the next lock-free
 ///   take fail (flatMap keeps it set while the downstream's demand is finite).
-/// - ``writingFlag``: a `CurrentValueSubject` sender is replacing the current value; the word is
-///   frozen until it clears the flag.
+/// - ``writingFlag``: a `CurrentValueSubject` sender, or a `@Published` setter after its delivery,
+///   is replacing the current value; the word is frozen until it clears the flag. A `@Published`
+///   setter that needs no attention gives the role back as it raises the flag (the word is then
+///   the flag alone), so the next taker waits until the value is in place.
 ///
 /// `0` therefore means "free, and a lock-free taker may take it". Only the holder changes the
 /// token bits; a frozen word is changed only by its holder, with a plain store, so everyone else
@@ -122,6 +124,17 @@ struct AtomicDeliveryRole: ~Copyable {
         // Only the holder changes the token bits, so this load tells which word to expect.
         let held = word.load(ordering: .relaxed) & ~Self.flagBits | Self.heldFlag
         return word.compareExchange(expected: held, desired: 0, ordering: .releasing).exchanged
+    }
+
+    /// Gives the role back and raises ``writingFlag`` in one compare-and-swap, when nothing needs
+    /// attention, for a holder that stores a current value after delivering it (`@Published`).
+    /// The word is then frozen, held by nobody, until the writer calls
+    /// ``endWriting(storing:)`` with `0`; a taker meanwhile waits for that store. Returns `false`
+    /// when ``attentionFlag`` is set, leaving the word unchanged.
+    @inlinable @inline(__always)
+    func tryGiveBackForWritingWithoutLock() -> Bool {
+        let held = word.load(ordering: .relaxed) & ~Self.flagBits | Self.heldFlag
+        return word.compareExchange(expected: held, desired: Self.writingFlag, ordering: .sequentiallyConsistent).exchanged
     }
 
     // MARK: Under the owner's lock

@@ -424,7 +424,7 @@ extension SubjectDispatcher {
             }
         }
         if let runNow {
-            emitCounted(runNow, to: conduit)
+            emitCounted(firstValue(runNow), to: conduit)
             if giveBack { giveBackRole() }
         }
         if let queued {

@@ -137,10 +137,14 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     @exclusivity(unchecked) @usableFromInline
     var publishedCapacity = 0
 
-    /// Runs after the emitter delivered a value, under the mutex (`@Published` stores its new
-    /// value there, after its subscribers saw it, as `willSet` semantics require).
+    /// Whether a sent value becomes the current value only once every subscriber has received
+    /// it (`@Published`, whose subscribers run in the property's `willSet` and so still read the
+    /// old value), rather than before the delivery (`CurrentValueSubject`). Such a dispatcher
+    /// sends with ``sendThenStore(_:)`` and gives a new subscriber the value current when its
+    /// first value is delivered, not when it was asked for: a delivery in progress on another
+    /// thread may not have stored its value yet when the request is made.
     @usableFromInline
-    let afterValue: ((inout Extra, Output) -> Void)?
+    let storesAfterDelivery: Bool
 
     /// Whether ``send(_:)`` may take the role without the mutex. When it may not (the subject
     /// always updates its state under the mutex when sending), every role taker holds the mutex,
@@ -181,8 +185,8 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     init(
         _ extra: Extra, name: StaticString, sendsWithoutLock: Bool, currentValue: Output? = nil,
         opensOnFirstRequest: Bool = false,
-        firstDemand: @escaping (SubjectDispatcher, inout Extra) -> (Output?, [any Subscription]?),
-        afterValue: ((inout Extra, Output) -> Void)? = nil
+        storesAfterDelivery: Bool = false,
+        firstDemand: @escaping (SubjectDispatcher, inout Extra) -> (Output?, [any Subscription]?)
     ) {
         state = LockedState(State(extra: extra))
         self.name = name
@@ -190,7 +194,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         self.sendsWithoutLock = sendsWithoutLock
         self.opensOnFirstRequest = opensOnFirstRequest
         self.firstDemand = firstDemand
-        self.afterValue = afterValue
+        self.storesAfterDelivery = storesAfterDelivery
         requestHook = { conduit, demand in conduit.dispatcher.request(demand, for: conduit) }
         cancelHook = { conduit in conduit.dispatcher.cancel(conduit) }
     }
@@ -302,7 +306,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         case .activate(let conduit):
             deliverAfterHandshake(conduit)
         case .single(let conduit, let value):
-            emitCounted(value, to: conduit)
+            emitCounted(firstValue(value), to: conduit)
         }
     }
 
@@ -327,16 +331,16 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
 
     @inlinable @inline(__always)
     func afterDelivering(_ value: Output) {
-        if let afterValue {
-            state.withLock { afterValue(&$0.extra, value) }
+        if storesAfterDelivery {
+            storeAsHolder(value)
         }
     }
 
     // MARK: Operations the subjects build on
 
     /// Sends `value`: without the mutex when the role is free and nothing needs attention, else
-    /// through it; dropped after completion. Only for dispatchers made with `sendsWithoutLock` and
-    /// without `afterValue` (PassthroughSubject, ObservableObjectPublisher).
+    /// through it; dropped after completion. Only for dispatchers made with `sendsWithoutLock`
+    /// that keep no current value (PassthroughSubject, ObservableObjectPublisher).
     @inlinable
     func send(_ value: Output) {
         if role.tryTakeWithoutLock() {
@@ -415,7 +419,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
     }
 
-    // MARK: A current value (CurrentValueSubject)
+    // MARK: A current value (CurrentValueSubject, @Published)
 
     /// A copy of the current value, without the mutex.
     @inlinable
@@ -436,7 +440,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// is replaced only `evenAfterCompletion` (Apple's `value` setter replaces it, its `send`
     /// does not). With the role free and nothing needing attention this costs one
     /// compare-and-swap to take the role (and the right to write) and one to give it back.
-    /// Only for dispatchers without `afterValue`.
+    /// Only for dispatchers that replace the value before delivering it (CurrentValueSubject).
     @inlinable
     func sendReplacingCurrent(_ value: Output, evenAfterCompletion: Bool = false) {
         var previous: Output?
@@ -474,6 +478,47 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         }
         deliver(value, grant, nestedList, ticket)
         withExtendedLifetime(previous) {}
+    }
+
+    /// Sends `value`, then makes it the current value: every subscriber receives it while the
+    /// old value is still current (`@Published`, which never completes). With the role free and
+    /// nothing needing attention this costs one compare-and-swap to take the role and one that
+    /// gives it back and raises the writing flag at once; the flag, which freezes the word, is
+    /// cleared with a plain store once the value is in place. Anyone who wants the role meanwhile
+    /// waits for that store, so the value is current before the next delivery starts.
+    @inlinable
+    func sendThenStore(_ value: Output) {
+        guard role.tryTakeWithoutLock() else {
+            return sendLocked(value) { _ in true }
+        }
+        deliverToPublished(value)
+        let previous: Output?
+        if role.tryGiveBackForWritingWithoutLock() {
+            previous = replaceCurrent(value, restoring: 0)
+        } else {
+            // Something needs the mutex (a queued job, a changed list): store as the holder,
+            // then give the role back through the mutex.
+            previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
+            drain()
+        }
+        // Released when the send is over: its deinit may be anyone's code.
+        withExtendedLifetime(previous) {}
+    }
+
+    /// Makes `value` the current value after its delivery, by the thread that holds the role
+    /// (``storesAfterDelivery``); the replaced value is released on return, outside the freeze.
+    @inlinable
+    func storeAsHolder(_ value: Output) {
+        let previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
+        withExtendedLifetime(previous) {}
+    }
+
+    /// The value a new subscriber receives first, given what was read when it asked: read again
+    /// by a dispatcher that ``storesAfterDelivery``, now that the caller holds the role and every
+    /// earlier delivery has stored its value.
+    @inlinable
+    func firstValue(_ readAtRequest: Output) -> Output {
+        storesAfterDelivery ? readCurrent() : readAtRequest
     }
 
     /// Stores `value` as the current value once the readers present have left, then clears

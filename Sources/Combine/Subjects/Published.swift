@@ -1,3 +1,5 @@
+import Synchronization
+
 import TributaryLocks
 
 /// A property wrapper that makes a class property observable: `$property` is a publisher of its
@@ -109,47 +111,48 @@ extension Published {
     /// subscriptions made by `assign(to:)`, which die with it.
     @usableFromInline
     final class Storage: @unchecked Sendable {
-        // @unchecked Sendable: all mutable state is in `dispatcher`, which guards it.
-
-        /// The property's state besides its subscribers, under the dispatcher's mutex.
-        @usableFromInline
-        struct Property {
-            @usableFromInline var value: Value
-            @usableFromInline var objectWillChange: ObservableObjectPublisher?
-            @usableFromInline var assignments: [AnyCancellable] = []
-
-            @inlinable
-            init(value: Value) {
-                self.value = value
-            }
-        }
+        // @unchecked Sendable: the value and the subscribers are in `dispatcher`, which guards
+        // them; `objectWillChange` is an atomic reference, set at most once.
 
         @usableFromInline
-        typealias Dispatcher = SubjectDispatcher<Value, Never, Property>
+        typealias Dispatcher = SubjectDispatcher<Value, Never, [AnyCancellable]>
 
-        /// Stores each value after its subscribers have seen it (`willSet` order).
+        /// The subscribers, and the value, kept outside the mutex and stored after each delivery
+        /// (`willSet` order), like a CurrentValueSubject's. The mutex guards the subscriptions
+        /// made by `assign(to:)`.
         @usableFromInline
         let dispatcher: Dispatcher
+
+        /// The enclosing object's `objectWillChange` publisher, once someone has asked for it:
+        /// retained by hand when it is installed, released in `deinit`. Set once and never
+        /// replaced, so a setter reads it with one atomic load and calls it without retaining it.
+        /// (The standard library's `AtomicLazyReference` would do the same, but its `load()` is
+        /// not inlinable: with it a set cost 1,135 instructions instead of 843.)
+        @usableFromInline
+        let objectWillChange = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
 
         @inlinable
         init(_ value: Value) {
             dispatcher = Dispatcher(
-                Property(value: value), name: "PublishedSubject", sendsWithoutLock: false,
-                firstDemand: { _, property in (property.value, nil) },
-                afterValue: { property, value in property.value = value })
+                [], name: "PublishedSubject", sendsWithoutLock: true, currentValue: value,
+                storesAfterDelivery: true
+            ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
+        }
+
+        deinit {
+            objectWillChange.load(ordering: .acquiring)?.release()
         }
 
         @inlinable
         var currentValue: Value {
-            dispatcher.state.withLock { $0.extra.value }
+            dispatcher.readCurrent()
         }
 
         /// `objectWillChange` first, then the subscribers, then the stored value (willSet order).
         @inlinable
         func publish(_ value: Value) {
-            let objectWillChange = dispatcher.state.withLock { $0.extra.objectWillChange }
-            objectWillChange?.send()
-            dispatcher.sendLocked(value) { _ in true }
+            objectWillChange.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.send() }
+            dispatcher.sendThenStore(value)
         }
 
         @inlinable
@@ -159,23 +162,24 @@ extension Published {
 
         @usableFromInline
         func keep(_ assignment: AnyCancellable) {
-            dispatcher.state.withLock { $0.extra.assignments.append(assignment) }
+            dispatcher.state.withLock { $0.extra.append(assignment) }
         }
 
         /// Installs `candidate` as the enclosing object's `objectWillChange` unless one is
         /// installed already; returns the one in place.
         @usableFromInline
         func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-            dispatcher.state.withLock { state in
-                if let existing = state.extra.objectWillChange { return existing }
-                state.extra.objectWillChange = candidate
-                return candidate
-            }
+            let retained = Unmanaged.passRetained(candidate)
+            let (installed, existing) = objectWillChange.compareExchange(
+                expected: nil, desired: retained, ordering: .acquiringAndReleasing)
+            guard !installed, let existing else { return candidate }
+            retained.release()
+            return existing.takeUnretainedValue()
         }
 
         @usableFromInline
         var installedObjectWillChange: ObservableObjectPublisher? {
-            dispatcher.state.withLock { $0.extra.objectWillChange }
+            objectWillChange.load(ordering: .acquiring)?.takeUnretainedValue()
         }
     }
 }

@@ -119,4 +119,41 @@ struct ObservableObjectTests {
         }
         #expect(weakObject == nil)
     }
+
+    /// Every `@Published` property of the object keeps the shared publisher; it goes with the
+    /// object, and not before.
+    @Test func objectWillChangeIsReleasedWithTheObject() {
+        weak var weakPublisher: ObservableObjectPublisher?
+        do {
+            let object = MonitorObject()
+            weakPublisher = object.objectWillChange
+            #expect(weakPublisher != nil)
+            var fired = 0
+            let subscription = object.objectWillChange.sink { fired += 1 }
+            object.someProperty = true
+            #expect(fired == 1)
+            subscription.cancel()
+        }
+        #expect(weakPublisher == nil)
+    }
+
+    /// The first accesses from several threads at once install one publisher: every caller
+    /// gets the same instance, and it is the one a change fires.
+    @Test func concurrentFirstAccessInstallsOnePublisher() async {
+        for _ in 0..<200 {
+            let object = UncheckedBox(MonitorObject())
+            let seen = Locked<[ObjectIdentifier]>([])
+            await onThreads(4) { _ in
+                let publisher = object.value.objectWillChange
+                seen.withLock { $0.append(ObjectIdentifier(publisher)) }
+            }
+            #expect(Set(seen.current).count == 1)
+            var fired = 0
+            let subscription = object.value.objectWillChange.sink { fired += 1 }
+            object.value.someProperty.toggle()
+            #expect(fired == 1)
+            #expect(seen.current.first == ObjectIdentifier(object.value.objectWillChange))
+            subscription.cancel()
+        }
+    }
 }
