@@ -26,13 +26,15 @@ func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
+struct ProfileError: Error {}
+
 final class Model: ObservableObject {
     @Published var count = 0
 }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 12 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 10 12 13 14 flood flood-merge)")
     exit(1)
 }
 
@@ -185,6 +187,49 @@ func run(_ workload: String, _ count: Int) {
         for value in 0..<count { subject.send(value) }
         queue.sync {}
         cancellable.cancel()
+        blackHole(sum)
+    case "10":
+        // The `values` bridge alone: one task drains a buffer that already holds every value
+        // (row 10 also pays the hand-over between the sending thread and the task).
+        let subject = PassthroughSubject<Int, Never>()
+        let subscribed = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let publisher = subject
+            .handleEvents(receiveRequest: { _ in subscribed.signal() })
+            .buffer(size: Swift.max(count, 1), prefetch: .keepFull, whenFull: .dropNewest)
+        let consumer = Task {
+            var sum = 0
+            for await value in publisher.values { sum &+= value }
+            finished.signal()
+            return sum
+        }
+        subscribed.wait()
+        for value in 0..<count { subject.send(value) }
+        subject.send(completion: .finished)
+        finished.wait()
+        blackHole(consumer)
+    case "13":
+        // The error-handling tail of a typical request pipeline, fed by a subject.
+        let subject = PassthroughSubject<Int, ProfileError>()
+        var sum = 0
+        let cancellable = subject
+            .handleEvents(receiveOutput: { _ in })
+            .catch { _ in Just(-1) }
+            .map { $0 &+ 1 }
+            .sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        blackHole(sum)
+    case "14":
+        // One subject shared by two subscribers.
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let shared = subject.share()
+        let first = shared.sink { sum &+= $0 }
+        let second = shared.map { $0 &* 2 }.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        first.cancel()
+        second.cancel()
         blackHole(sum)
     case "flood":
         flood(count)

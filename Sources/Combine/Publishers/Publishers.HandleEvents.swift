@@ -53,6 +53,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a stage that calls the closures.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, handlers: self))
         }
@@ -118,7 +119,7 @@ extension Publishers.HandleEvents {
         /// atomic flag, so that the per-value path takes no lock.
         @usableFromInline let silenced = Atomic<Bool>(false)
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
             self.downstream = downstream
             receiveSubscription = handlers.receiveSubscription
@@ -131,7 +132,7 @@ extension Publishers.HandleEvents {
         @inlinable
         var isCancelled: Bool { silenced.load(ordering: .acquiring) }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             // The closure sees every subscription, duplicates included, as Apple's does.
             if !isCancelled { receiveSubscription?(subscription) }
@@ -147,7 +148,7 @@ extension Publishers.HandleEvents {
             return more
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             if !isCancelled { receiveCompletion?(completion) }
             // The upstream subscription is let go of before the subscriber hears; a subscription

@@ -50,6 +50,7 @@ extension Publishers {
         public let whenFull: Publishers.BufferingStrategy<Publishers.Buffer<Upstream>.Failure>
 
         /// Makes a publisher that buffers up to `size` values of `upstream`.
+        @inlinable
         public init(
             upstream: Upstream,
             size: Int,
@@ -63,6 +64,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a buffering stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
@@ -84,6 +86,7 @@ extension Publisher {
     ///   - prefetch: `.keepFull` to fill the buffer ahead of demand, `.byRequest` to ask the
     ///     upstream only for what the subscriber asks for.
     ///   - whenFull: what to do with a value that arrives when the buffer is full.
+    @inlinable
     public func buffer(
         size: Int,
         prefetch: Publishers.PrefetchStrategy,
