@@ -89,7 +89,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     @usableFromInline let strategy: Strategy
     @usableFromInline let state = LockedState(CatchStateMachine())
 
-    @usableFromInline
+    @inlinable
     init(downstream: Downstream, strategy: Strategy) {
         self.downstream = downstream
         self.strategy = strategy
@@ -99,7 +99,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     @usableFromInline
     var upstreamSubscriber: UpstreamSubscriber { UpstreamSubscriber(stage: self) }
 
-    @usableFromInline
+    @inlinable
     func perform(_ action: CatchStateMachine.SubscriptionAction) {
         switch action {
         case .passDownstream: downstream.receive(subscription: self)
@@ -109,7 +109,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         }
     }
 
-    @usableFromInline
+    @inlinable
     func violation(_ rule: String) -> Never {
         APIViolation.upstreamContract(Strategy.operatorName.lowercasedFirst, rule)
     }
@@ -126,7 +126,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         }
     }
 
-    @usableFromInline
+    @inlinable
     func upstreamReceive(subscription: any Subscription) {
         perform(state.withLock { $0.upstreamSubscribed(subscription) })
     }
@@ -136,7 +136,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         deliver(input, state.withLock { $0.upstreamValue() })
     }
 
-    @usableFromInline
+    @inlinable
     func upstreamReceive(completion: Subscribers.Completion<Strategy.UpstreamFailure>) {
         // The upstream subscription is let go of only once the completion has been handled.
         var previous: CatchStateMachine.Phase?
@@ -163,7 +163,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         }
     }
 
-    @usableFromInline
+    @inlinable
     func replacementReceive(subscription: any Subscription) {
         perform(state.withLock { $0.replacementSubscribed(subscription) })
     }
@@ -173,7 +173,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         deliver(input, state.withLock { $0.replacementValue() })
     }
 
-    @usableFromInline
+    @inlinable
     func replacementReceive(completion: Subscribers.Completion<Strategy.Replacement.Failure>) {
         var previous: CatchStateMachine.Phase?
         defer { withExtendedLifetime(previous) {} }
@@ -182,13 +182,13 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         }
     }
 
-    @usableFromInline
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Publishers.\(Strategy.operatorName) subscription request(_:)")
         state.withLock { $0.request(demand) }?.request(demand)
     }
 
-    @usableFromInline
+    @inlinable
     func cancel() {
         state.withLock { $0.cancel() }?.cancel()
     }

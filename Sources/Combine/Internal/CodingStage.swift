@@ -56,13 +56,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     @usableFromInline let step: Step
     @usableFromInline let status = LockedState(SubscriptionStatus.awaitingSubscription)
 
-    @usableFromInline
+    @inlinable
     init(downstream: Downstream, step: Step) {
         self.downstream = downstream
         self.step = step
     }
 
-    @usableFromInline
+    @inlinable
     func receive(subscription: any Subscription) {
         guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
         downstream.receive(subscription: self)
@@ -81,7 +81,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
         return downstream.receive(coded)
     }
 
-    @usableFromInline
+    @inlinable
     func fail(_ error: any Error) {
         let (ended, upstream) = status.withLock { status -> (Bool, (any Subscription)?) in
             if status.isTerminal { return (false, nil) }
@@ -92,7 +92,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
         downstream.receive(completion: .failure(error))
     }
 
-    @usableFromInline
+    @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let ended = status.withLock { status -> Bool in
             if status.isTerminal { return false }
@@ -102,13 +102,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
         if ended { downstream.receive(completion: completion.eraseError) }
     }
 
-    @usableFromInline
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Publishers.\(Step.operatorName) subscription request(_:)")
         status.withLock { $0.subscription }?.request(demand)
     }
 
-    @usableFromInline
+    @inlinable
     func cancel() {
         status.withLock { $0.terminateIfSubscribed() }?.cancel()
     }

@@ -24,6 +24,7 @@ extension Publishers {
         public let line: UInt
 
         /// Makes a publisher that traps, reporting `prefix`, `file` and `line`, if `upstream` fails.
+        @inlinable
         public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
             self.upstream = upstream
             self.prefix = prefix
@@ -32,6 +33,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through the checking stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
@@ -51,6 +53,7 @@ extension Publisher {
     ///
     /// The fatal error's message is `"<prefix> Unexpected failure: <error>"` (no leading space
     /// without a prefix), reported at `file` and `line`.
+    @inlinable
     public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
     }
@@ -73,7 +76,7 @@ extension Publishers.AssertNoFailure {
         @usableFromInline let line: UInt
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
             self.downstream = downstream
             self.prefix = prefix
@@ -81,7 +84,7 @@ extension Publishers.AssertNoFailure {
             self.line = line
         }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             downstream.receive(subscription: subscription)
         }
@@ -91,7 +94,7 @@ extension Publishers.AssertNoFailure {
             downstream.receive(input)
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             switch completion {
             case .finished:

@@ -23,13 +23,19 @@ extension Publishers {
         let state = LockedState(StateMachine())
 
         /// Makes a publisher that connects `upstream` when first subscribed to.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         /// Attaches `subscriber` to the upstream, then connects the upstream if this is the
         /// first subscriber.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        ///
+        /// `final` (the class is not open, so nothing can override it anyway) lets a caller's
+        /// module call it directly and specialise it; through the class's vtable, everything it
+        /// attaches would run unspecialised.
+        @inlinable
+        public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Counted before subscribing, so a subscriber that cancels at once (inside
             // `receive(subscription:)`) is uncounted again rather than left counted forever.
             let mustConnect = state.withLock { $0.subscriberAdded() }
@@ -41,7 +47,7 @@ extension Publishers {
             }
         }
 
-        @usableFromInline
+        @inlinable
         final func subscriberCancelled() {
             state.withLock { $0.subscriberRemoved() }?.cancel()
         }
@@ -57,6 +63,7 @@ extension ConnectablePublisher {
     ///     .autoconnect()
     ///     .sink { print("Timer fired at \($0)") }
     /// ```
+    @inlinable
     public func autoconnect() -> Publishers.Autoconnect<Self> {
         Publishers.Autoconnect(upstream: self)
     }
@@ -129,13 +136,13 @@ extension Publishers.Autoconnect {
         @usableFromInline let downstream: Downstream
         @usableFromInline let parent: Publishers.Autoconnect<Upstream>
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
             self.downstream = downstream
             self.parent = parent
         }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             downstream.receive(subscription: Link(upstream: subscription, parent: parent))
         }
@@ -145,7 +152,7 @@ extension Publishers.Autoconnect {
             downstream.receive(input)
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             downstream.receive(completion: completion)
         }
@@ -159,13 +166,13 @@ extension Publishers.Autoconnect {
         @usableFromInline let upstream: any Subscription
         @usableFromInline let parent: Publishers.Autoconnect<Upstream>
 
-        @usableFromInline
+        @inlinable
         init(upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
             self.upstream = upstream
             self.parent = parent
         }
 
-        @usableFromInline
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple ignores `request(.none)` on this subscription (spec §11): no trap, nothing
             // forwarded.
@@ -174,7 +181,7 @@ extension Publishers.Autoconnect {
         }
 
         /// As Apple's: every call uncounts a subscriber, then passes the cancel on (spec §5).
-        @usableFromInline
+        @inlinable
         func cancel() {
             parent.subscriberCancelled()
             upstream.cancel()

@@ -32,6 +32,7 @@ extension Publishers {
         public let receiveCompletion: ((Subscribers.Completion<Publishers.Breakpoint<Upstream>.Failure>) -> Bool)?
 
         /// Makes a publisher that raises `SIGTRAP` when a given predicate returns `true`.
+        @inlinable
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Bool)? = nil,
@@ -45,6 +46,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a stage that evaluates the predicates.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, predicates: self))
         }
@@ -57,6 +59,7 @@ extension Publisher {
     /// ```swift
     /// numbers.breakpoint(receiveOutput: { value in value > 10 && value < 15 })
     /// ```
+    @inlinable
     public func breakpoint(
         receiveSubscription: ((any Subscription) -> Bool)? = nil,
         receiveOutput: ((Self.Output) -> Bool)? = nil,
@@ -70,6 +73,7 @@ extension Publisher {
     }
 
     /// Raises `SIGTRAP`, stopping in the debugger, when the upstream fails.
+    @inlinable
     public func breakpointOnError() -> Publishers.Breakpoint<Self> {
         breakpoint(receiveCompletion: { completion in
             if case .failure = completion { return true }
@@ -94,7 +98,7 @@ extension Publishers.Breakpoint {
         @usableFromInline let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream, predicates: Publishers.Breakpoint<Upstream>) {
             self.downstream = downstream
             receiveSubscription = predicates.receiveSubscription
@@ -109,7 +113,7 @@ extension Publishers.Breakpoint {
             raise(SIGTRAP)
         }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             if receiveSubscription?(subscription) == true { Self.trap() }
             downstream.receive(subscription: subscription)
@@ -121,7 +125,7 @@ extension Publishers.Breakpoint {
             return downstream.receive(input)
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             if receiveCompletion?(completion) == true { Self.trap() }
             downstream.receive(completion: completion)

@@ -22,12 +22,14 @@ extension Publishers {
         public let handler: (Upstream.Failure) -> NewPublisher
 
         /// Makes a publisher that replaces a failing `upstream` with `handler(error)`.
+        @inlinable
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
             self.upstream = upstream
             self.handler = handler
         }
 
         /// Attaches `subscriber` through the catching stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(CatchStage(downstream: subscriber, strategy: Strategy(handler: handler)).upstreamSubscriber)
         }
@@ -44,6 +46,7 @@ extension Publisher {
     /// ```
     ///
     /// The failure type becomes the replacement's (`Never` for `Just`).
+    @inlinable
     public func `catch`<P: Publisher>(_ handler: @escaping (Self.Failure) -> P) -> Publishers.Catch<Self, P>
     where Self.Output == P.Output {
         Publishers.Catch(upstream: self, handler: handler)
@@ -61,12 +64,12 @@ extension Publishers.Catch {
 
         @usableFromInline static var operatorName: String { "Catch" }
 
-        @usableFromInline
+        @inlinable
         func replacement(for error: Upstream.Failure) -> Result<NewPublisher, NewPublisher.Failure> {
             .success(handler(error))
         }
 
-        @usableFromInline
+        @inlinable
         static func convert(_ completion: Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<NewPublisher.Failure> {
             completion
         }

@@ -16,12 +16,14 @@ extension Publishers {
         let decoder: Coder
 
         /// Makes a publisher that decodes the values of `upstream` with `decoder`.
+        @inlinable
         public init(upstream: Upstream, decoder: Coder) {
             self.upstream = upstream
             self.decoder = decoder
         }
 
         /// Attaches `subscriber` through the decoding stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(CodingStage<DecodeStep<Output, Coder>, Upstream.Failure, S>(
                 downstream: subscriber, step: DecodeStep(decoder: decoder)))
@@ -38,6 +40,7 @@ extension Publisher {
     ///     .map(\.data)
     ///     .decode(type: User.self, decoder: JSONDecoder())
     /// ```
+    @inlinable
     public func decode<Item: Decodable, Coder: TopLevelDecoder>(
         type: Item.Type,
         decoder: Coder

@@ -17,12 +17,14 @@ extension Publishers {
         let encoder: Coder
 
         /// Makes a publisher that encodes the values of `upstream` with `encoder`.
+        @inlinable
         public init(upstream: Upstream, encoder: Coder) {
             self.upstream = upstream
             self.encoder = encoder
         }
 
         /// Attaches `subscriber` through the encoding stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Coder.Output, S.Failure == any Error {
             upstream.subscribe(CodingStage<EncodeStep<Upstream.Output, Coder>, Upstream.Failure, S>(
                 downstream: subscriber, step: EncodeStep(encoder: encoder)))
@@ -37,6 +39,7 @@ extension Publisher {
     /// ```swift
     /// users.encode(encoder: JSONEncoder())   // Publisher<Data, Error>
     /// ```
+    @inlinable
     public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
         Publishers.Encode(upstream: self, encoder: encoder)
     }

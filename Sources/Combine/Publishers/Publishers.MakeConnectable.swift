@@ -15,17 +15,20 @@ extension Publishers {
         let multicast: Publishers.Multicast<Upstream, PassthroughSubject<Upstream.Output, Upstream.Failure>>
 
         /// Makes a connectable publisher over `upstream`.
+        @inlinable
         public init(upstream: Upstream) {
             multicast = Publishers.Multicast(upstream: upstream, createSubject: { PassthroughSubject() })
         }
 
         /// Attaches `subscriber`; it receives events once the publisher is connected.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             multicast.subscribe(subscriber)
         }
 
         /// Subscribes to the upstream, starting the flow of events. Cancel the result to
         /// disconnect.
+        @inlinable
         public func connect() -> any Cancellable {
             multicast.connect()
         }
@@ -41,6 +44,7 @@ extension Publisher where Self.Failure == Never {
     /// connectable.sink { print($0) }.store(in: &cancellables)   // nothing yet
     /// connectable.connect().store(in: &cancellables)            // prints "woot"
     /// ```
+    @inlinable
     public func makeConnectable() -> Publishers.MakeConnectable<Self> {
         Publishers.MakeConnectable(upstream: self)
     }

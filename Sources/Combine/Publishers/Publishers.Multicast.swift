@@ -32,6 +32,7 @@ extension Publishers {
 
         /// Makes a multicast publisher over `upstream`; `createSubject` runs when the subject is
         /// first needed.
+        @inlinable
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
             self.upstream = upstream
             self.createSubject = createSubject
@@ -50,6 +51,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the subject, through a stage that shows itself as
         /// `Multicast`.
+        @inlinable
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subject.subscribe(Inner(downstream: subscriber))
         }
@@ -59,6 +61,7 @@ extension Publishers {
         ///
         /// As with Apple's, the result is an `AnyCancellable`: keep it for as long as the
         /// connection should last, since releasing it disconnects.
+        @inlinable
         public final func connect() -> any Cancellable {
             let connection = SubjectSubscriber(subject)
             upstream.subscribe(connection)
@@ -77,6 +80,7 @@ extension Publisher {
     /// shared.sink { print("Sink2 Retrieved object \($0)") }.store(in: &cancellables)
     /// shared.connect().store(in: &cancellables)
     /// ```
+    @inlinable
     public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
     where Self.Failure == S.Failure, Self.Output == S.Output {
         Publishers.Multicast(upstream: self, createSubject: createSubject)
@@ -85,6 +89,7 @@ extension Publisher {
     /// Shares this publisher's events among all subscribers through `subject`; events start
     /// flowing on `connect()`. With a `CurrentValueSubject`, late subscribers get the latest
     /// value.
+    @inlinable
     public func multicast<S: Subject>(subject: S) -> Publishers.Multicast<Self, S>
     where Self.Failure == S.Failure, Self.Output == S.Output {
         Publishers.Multicast(upstream: self, createSubject: { subject })
@@ -122,12 +127,12 @@ extension Publishers.Multicast {
 
         @usableFromInline let state: LockedState<InnerState<Downstream>>
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream) {
             state = LockedState(InnerState(downstream: downstream))
         }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             let downstream: Downstream? = state.withLock { state in
                 guard case .awaitingSubscription = state.phase else { return nil }
@@ -139,18 +144,20 @@ extension Publishers.Multicast {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let target: (Downstream, any Subscription)? = state.withLock { state in
-                guard case .subscribed(let subscription) = state.phase, let downstream = state.downstream
-                else { return nil }
-                return (downstream, subscription)
+            let downstream: Downstream? = state.withLock { state in
+                guard case .subscribed = state.phase else { return nil }
+                return state.downstream
             }
-            guard let (downstream, subscription) = target else { return .none }
+            guard let downstream else { return .none }
             let more = downstream.receive(input)
-            if more > 0 { subscription.request(more) }
+            // The subscription is looked up again only when there is something to ask for: a
+            // subscriber with unlimited demand answers `.none` to every value, and copying the
+            // existential out of the lock for every value would cost it two reference counts.
+            if more > 0 { request(more) }
             return .none
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             // The subscriber is let go of with the completion, as Apple's stage does: it usually
             // holds this subscription, and the pair would otherwise keep each other alive.
@@ -162,7 +169,7 @@ extension Publishers.Multicast {
             downstream?.receive(completion: completion)
         }
 
-        @usableFromInline
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
             guard demand > 0 else { return }
@@ -173,7 +180,7 @@ extension Publishers.Multicast {
             subscription?.request(demand)
         }
 
-        @usableFromInline
+        @inlinable
         func cancel() {
             let subscription: (any Subscription)? = state.withLock { state in
                 defer {

@@ -34,6 +34,7 @@ extension Publishers {
         public let stream: (any TextOutputStream)?
 
         /// Makes a publisher that logs the events of `upstream`, each line started by `prefix`.
+        @inlinable
         public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
             self.upstream = upstream
             self.prefix = prefix
@@ -42,6 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a logging stage. Each subscription logs to its own copy
         /// of `stream` (a class stream is shared, as usual for reference types).
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
         }
@@ -65,6 +67,7 @@ extension Publisher {
     /// - Parameters:
     ///   - prefix: put before every line, followed by `": "`; nothing is put when it is empty.
     ///   - stream: where to write; standard output when `nil`.
+    @inlinable
     public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
         Publishers.Print(upstream: self, prefix: prefix, to: stream)
     }
@@ -93,7 +96,7 @@ extension Publishers.Print {
         @usableFromInline let stream: LockedState<(any TextOutputStream)?>
         @usableFromInline let prefix: String
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
             self.downstream = downstream
             self.prefix = prefix
@@ -101,7 +104,7 @@ extension Publishers.Print {
             self.stream = LockedState(stream)
         }
 
-        @usableFromInline
+        @inlinable
         func log(_ event: String) {
             let line = linePrefix + event
             stream.withLock { stream in
@@ -116,13 +119,13 @@ extension Publishers.Print {
             }
         }
 
-        @usableFromInline
+        @inlinable
         static func describe(_ demand: Subscribers.Demand) -> String {
             if let count = demand.max { return "max: (\(count))" }
             return "unlimited"
         }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
             let accepted = status.withLock { $0.accept(subscription) }
@@ -130,7 +133,7 @@ extension Publishers.Print {
             downstream.receive(subscription: self)
         }
 
-        @usableFromInline
+        @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             log("receive value: (\(input))")
             let more = downstream.receive(input)
@@ -140,7 +143,7 @@ extension Publishers.Print {
             return more
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             switch completion {
             case .finished: log("receive finished")
@@ -150,14 +153,14 @@ extension Publishers.Print {
             downstream.receive(completion: completion)
         }
 
-        @usableFromInline
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.Print subscription request(_:)")
             log("request \(Self.describe(demand))")
             status.withLock { $0.subscription }?.request(demand)
         }
 
-        @usableFromInline
+        @inlinable
         func cancel() {
             log("receive cancel")
             status.withLock { status -> (any Subscription)? in

@@ -21,6 +21,7 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Makes a publisher that sends `output` and finishes when `upstream` fails.
+        @inlinable
         public init(upstream: Upstream, output: Upstream.Output) {
             self.upstream = upstream
             self.output = output
@@ -28,6 +29,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a stage that tracks its demand, so that the fallback
         /// value is delivered only when asked for.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.subscribe(Inner(downstream: subscriber, output: output))
         }
@@ -46,6 +48,7 @@ extension Publisher {
     /// ```
     ///
     /// To recover with a whole publisher rather than a single value, use `catch(_:)`.
+    @inlinable
     public func replaceError(with output: Self.Output) -> Publishers.ReplaceError<Self> {
         Publishers.ReplaceError(upstream: self, output: output)
     }
@@ -90,13 +93,13 @@ extension Publishers.ReplaceError {
         @usableFromInline let output: Upstream.Output
         @usableFromInline let state = LockedState(State())
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream, output: Upstream.Output) {
             self.downstream = downstream
             self.output = output
         }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             let accepted = state.withLock { state -> Bool in
                 guard case .awaitingSubscription = state.phase else { return false }
@@ -129,7 +132,7 @@ extension Publishers.ReplaceError {
             return more
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let action = state.withLock { state -> CompletionAction in
                 guard case .subscribed(let subscription) = state.phase else { return .none }
@@ -153,7 +156,7 @@ extension Publishers.ReplaceError {
             }
         }
 
-        @usableFromInline
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.ReplaceError subscription request(_:)")
             let action = state.withLock { state -> RequestAction in
@@ -175,7 +178,7 @@ extension Publishers.ReplaceError {
             }
         }
 
-        @usableFromInline
+        @inlinable
         func cancel() {
             // A cancel before the subscription arrives does nothing, as Apple's stage.
             let upstream = state.withLock { state -> (any Subscription)? in
@@ -189,7 +192,8 @@ extension Publishers.ReplaceError {
             upstream?.cancel()
         }
 
-        private func sendFallback() {
+        @inlinable
+        func sendFallback() {
             _ = downstream.receive(output)
             downstream.receive(completion: .finished)
         }
@@ -201,6 +205,7 @@ extension Publishers.ReplaceError {
 
 extension Just {
     /// `Just` cannot fail, so there is nothing to replace: returns the same `Just`.
+    @inlinable
     public func replaceError(with output: Output) -> Just<Output> {
         self
     }
@@ -208,6 +213,7 @@ extension Just {
 
 extension Optional.Publisher {
     /// This publisher cannot fail, so there is nothing to replace: returns the same publisher.
+    @inlinable
     public func replaceError(with output: Optional<Wrapped>.Publisher.Output) -> Optional<Optional<Wrapped>.Publisher.Output>.Publisher {
         self
     }
@@ -216,6 +222,7 @@ extension Optional.Publisher {
 extension Result.Publisher {
     /// Resolves the failure now: a success keeps its value, a failure becomes `output`; the
     /// result can no longer fail.
+    @inlinable
     public func replaceError(with output: Result<Success, Failure>.Publisher.Output) -> Result<Result<Success, Failure>.Publisher.Output, Never>.Publisher {
         switch result {
         case .success(let value): return .init(value)

@@ -33,6 +33,7 @@ extension Publishers {
 
         /// Makes a publisher that resubscribes to `upstream` up to `retries` times after failures
         /// (without limit when `nil`).
+        @inlinable
         public init(upstream: Upstream, retries: Int?) {
             self.upstream = upstream
             self.retries = retries
@@ -40,6 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the retrying stage, which subscribes to the upstream at
         /// once.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, upstream: upstream, retries: retries)
             inner.subscribeAttempts()
@@ -58,6 +60,7 @@ extension Publisher {
     ///     .retry(3)              // up to 4 attempts in total
     ///     .replaceError(with: placeholder)
     /// ```
+    @inlinable
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }
@@ -219,7 +222,7 @@ extension Publishers.Retry {
         @usableFromInline let upstream: Upstream
         @usableFromInline let state: LockedState<StateMachine<Downstream>>
 
-        @usableFromInline
+        @inlinable
         init(downstream: Downstream, upstream: Upstream, retries: Int?) {
             self.upstream = upstream
             self.state = LockedState(StateMachine(downstream: downstream, retries: retries))
@@ -227,14 +230,14 @@ extension Publishers.Retry {
 
         /// Subscribes to the upstream, then keeps making the attempts requested by failures that
         /// happened while subscribing.
-        @usableFromInline
+        @inlinable
         func subscribeAttempts() {
             repeat {
                 upstream.subscribe(self)
             } while state.withLock({ $0.subscribeReturned() })
         }
 
-        @usableFromInline
+        @inlinable
         func receive(subscription: any Subscription) {
             switch state.withLock({ $0.subscribed(subscription) }) {
             case .passDownstream(let downstream): downstream.receive(subscription: self)
@@ -252,7 +255,7 @@ extension Publishers.Retry {
             return .none
         }
 
-        @usableFromInline
+        @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let action: StateMachine<Downstream>.CompletionAction
             switch completion {
@@ -266,13 +269,13 @@ extension Publishers.Retry {
             }
         }
 
-        @usableFromInline
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.Retry subscription request(_:)")
             state.withLock { $0.request(demand) }?.request(demand)
         }
 
-        @usableFromInline
+        @inlinable
         func cancel() {
             state.withLock { $0.cancel() }?.cancel()
         }
@@ -284,6 +287,7 @@ extension Publishers.Retry {
 
 extension Just {
     /// `Just` cannot fail, so it is never retried: returns the same `Just`.
+    @inlinable
     public func retry(_ times: Int) -> Just<Output> {
         self
     }
@@ -291,6 +295,7 @@ extension Just {
 
 extension Optional.Publisher {
     /// This publisher cannot fail, so it is never retried: returns the same publisher.
+    @inlinable
     public func retry(_ times: Int) -> Optional<Optional<Wrapped>.Publisher.Output>.Publisher {
         self
     }
@@ -298,6 +303,7 @@ extension Optional.Publisher {
 
 extension Result.Publisher {
     /// A stored result would fail the same way on every attempt: returns the same publisher.
+    @inlinable
     public func retry(_ times: Int) -> Result<Result<Success, Failure>.Publisher.Output, Failure>.Publisher {
         self
     }

@@ -21,6 +21,7 @@ extension Publishers {
         let shared: Publishers.Autoconnect<Publishers.Multicast<Upstream, PassthroughSubject<Upstream.Output, Upstream.Failure>>>
 
         /// Makes a shared publisher over `upstream`.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
             shared = Publishers.Multicast(upstream: upstream, createSubject: { PassthroughSubject() }).autoconnect()
@@ -28,6 +29,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the shared stream, connecting the upstream if it is the
         /// first.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             shared.subscribe(subscriber)
         }
@@ -50,6 +52,7 @@ extension Publisher {
     /// ```
     ///
     /// Nothing is replayed: a subscriber that attaches late misses earlier values.
+    @inlinable
     public func share() -> Publishers.Share<Self> {
         Publishers.Share(upstream: self)
     }

@@ -21,12 +21,14 @@ extension Publishers {
         public let handler: (Upstream.Failure) throws -> NewPublisher
 
         /// Makes a publisher that replaces a failing `upstream` with `try handler(error)`.
+        @inlinable
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
             self.upstream = upstream
             self.handler = handler
         }
 
         /// Attaches `subscriber` through the catching stage.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             upstream.subscribe(CatchStage(downstream: subscriber, strategy: Strategy(handler: handler)).upstreamSubscriber)
         }
@@ -44,6 +46,7 @@ extension Publisher {
     ///         return fallback
     ///     }
     /// ```
+    @inlinable
     public func tryCatch<P: Publisher>(_ handler: @escaping (Self.Failure) throws -> P) -> Publishers.TryCatch<Self, P>
     where Self.Output == P.Output {
         Publishers.TryCatch(upstream: self, handler: handler)
@@ -61,12 +64,12 @@ extension Publishers.TryCatch {
 
         @usableFromInline static var operatorName: String { "TryCatch" }
 
-        @usableFromInline
+        @inlinable
         func replacement(for error: Upstream.Failure) -> Result<NewPublisher, any Error> {
             Result { try handler(error) }
         }
 
-        @usableFromInline
+        @inlinable
         static func convert(_ completion: Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<any Error> {
             completion.eraseError
         }
