@@ -41,6 +41,9 @@ func checkLibrary() {
     }
 }
 
+/// The failure type of workload 13, whose subject never actually fails.
+struct WorkloadError: Error {}
+
 final class Model: ObservableObject {
     @Published var count = 0
 }
@@ -335,6 +338,38 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         cancellable.cancel()
         blackHole(total.sum)
+    }
+
+    // 13. The error-handling tail of a request pipeline (`handleEvents` → `catch` → `map`), fed
+    // by a subject that never fails: the cost of operators whose stages keep state per subscriber.
+    Benchmark("13 subject→handleEvents→catch→map→sink", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, WorkloadError>()
+        var sum = 0
+        let cancellable = subject
+            .handleEvents(receiveOutput: { _ in })
+            .catch { _ in Just(-1) }
+            .map { $0 &+ 1 }
+            .sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    // 14. `share()`: one subject's values to two subscribers through the shared stage's own subject.
+    Benchmark("14 subject→share→2 sinks", configuration: valueConfiguration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let shared = subject.share()
+        let first = shared.sink { sum &+= $0 }
+        let second = shared.map { $0 &* 2 }.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        first.cancel()
+        second.cancel()
+        blackHole(sum)
     }
 
     #if !OPENCOMBINE
