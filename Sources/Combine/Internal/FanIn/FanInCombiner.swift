@@ -200,6 +200,18 @@ where Downstream.Input == Storage.Output {
         var emission = Emission.idle
         var ticket: DeliveryTickets.Ticket?
         let deliverNow = state.withLock { machine -> Storage.Output? in
+            // A free role with the attention flag clear means that values flow freely (open,
+            // nothing queued, unlimited demand: everyone who changes those republishes the flag
+            // under this lock), so the value needs only its own upstream's check before its tuple
+            // goes out, and no demand is counted.
+            if role.current == 0 {
+                assert(machine.fastEligible)
+                guard !machine.slots[index].finished else { return nil }
+                store(&machine.storage, value)
+                guard let output = machine.storage.takeOutput() else { return nil }
+                role.storeLocked(AtomicDeliveryRole.heldByCurrentThread())
+                return output
+            }
             guard let output = machine.receive(value, at: index, store: store),
                 acceptLocked(output, &machine, emission: &emission, ticket: &ticket)
             else { return nil }
