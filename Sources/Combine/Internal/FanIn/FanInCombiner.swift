@@ -71,7 +71,8 @@ protocol FanInCombineInput {
 /// of each input.
 ///
 /// Values are stored under the lock, so the emitter role is taken there too; it is given back
-/// without the lock once values flow freely (``fastEligible``).
+/// without the lock once values flow freely (``fastEligible``). While they do, a value that finds
+/// the role free stores itself and takes the role without going through ``receive(_:into:)``.
 @usableFromInline
 struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>: AtomicFanInMachine
 where Downstream.Input == Storage.Output {
@@ -240,8 +241,8 @@ where Downstream.Input == Storage.Output {
 
     /// Under the mutex, a value that needs the state machine's checks and bookkeeping: returns its
     /// tuple when this thread is to deliver it at once (see ``acceptLocked(_:_:emission:ticket:)``).
-    /// Never inlined, so that the closure around the free-flowing path stays small enough to be
-    /// inlined into it.
+    /// Never inlined, so that the locked closure of ``receive(_:into:)``, which holds the
+    /// free-flowing path, stays small enough for the optimiser to inline it there.
     @inlinable @inline(never)
     func receiveCountedLocked<Input: FanInCombineInput>(
         _ value: Input.Value, into input: Input.Type, _ machine: inout Machine, emission: inout Emission,
