@@ -199,6 +199,24 @@ struct CombineLatestTests {
         #expect(probe.overlaps == 0)
     }
 
+    /// Calls into one subscriber are serialised, so a subscriber needs no lock of its own: a
+    /// thread that takes the role after another gave it back sees everything the other's
+    /// delivery did (the thread sanitizer checks this test's plain counter).
+    @Test func subscriberWithoutALockSeesEveryEarlierDelivery() {
+        final class Counter: @unchecked Sendable { var count = 0 }
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let counter = Counter()
+        let cancellable = a.combineLatest(b).sink { _ in counter.count += 1 }
+        a.send(0)
+        b.send(0)
+        let perThread = 50_000
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            for value in 1...perThread { if side == 0 { a.send(value) } else { b.send(value) } }
+        }
+        #expect(counter.count == 1 + 2 * perThread)
+        cancellable.cancel()
+    }
+
     @Test func demandReturnedFromReceiveIsPassedOn() {
         let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
         let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandAfterValue: { _ in .max(2) })

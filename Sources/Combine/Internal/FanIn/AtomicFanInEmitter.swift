@@ -342,7 +342,7 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     /// must count the role as possibly held.
     @inlinable @inline(__always)
     final var mayTakeLocked: Bool {
-        let word = role.current
+        let word = role.currentForTaking
         return racingLockFreeTakers ? word == AtomicDeliveryRole.attentionFlag : word & AtomicDeliveryRole.heldFlag == 0
     }
 

@@ -222,7 +222,7 @@ where Downstream.Input == Storage.Output {
             // nothing queued, unlimited demand: everyone who changes those republishes the flag
             // under this lock), so the value needs only its own upstream's check before its tuple
             // goes out, and no demand is counted.
-            if role.current == 0 {
+            if role.currentForTaking == 0 {
                 assert(machine.fastEligible)
                 guard !machine.slots[Input.index].finished else { return nil }
                 Input.store(value, in: &machine.storage)
