@@ -54,6 +54,12 @@ struct AtomicDeliveryRole: ~Copyable {
     @inlinable @inline(__always)
     var current: UInt { word.load(ordering: .relaxed) }
 
+    /// The word as it is now, for a caller under the owner's lock that may take the role with a
+    /// plain store when it finds it free (an acquiring load): the last holder may have given it
+    /// back without the lock, and its deliveries must happen before the taker's.
+    @inlinable @inline(__always)
+    var currentForTaking: UInt { word.load(ordering: .acquiring) }
+
     /// Whether a thread holds the role (an acquiring load).
     @inlinable @inline(__always)
     var isHeld: Bool { word.load(ordering: .acquiring) & Self.heldFlag != 0 }

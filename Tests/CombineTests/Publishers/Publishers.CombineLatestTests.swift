@@ -121,6 +121,102 @@ struct CombineLatestTests {
         #expect(tracker.values.map { "\($0)" } == [#"("a", 1)"#, #"("b", 2)"#])
     }
 
+    /// With unlimited demand a value goes out without any demand bookkeeping; it must still be
+    /// ignored when its own upstream has already finished, while the other input keeps combining.
+    @Test func valueFromAFinishedUpstreamIsIgnoredWhileValuesFlowFreely() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int), Never>()
+        a.combineLatest(b).subscribe(tracker)
+        a.send(1)
+        b.send(10)
+        a.send(completion: .finished)
+        a.send(2)  // breaks the contract: after its own completion
+        b.send(11)
+        #expect(tracker.values.map { "\($0)" } == ["(1, 10)", "(1, 11)"])
+        b.send(completion: .finished)
+        b.send(12)
+        a.send(3)
+        #expect(tracker.values.count == 2)
+        #expect(tracker.completions == [.finished])
+    }
+
+    /// Demand that turns unlimited after a finite start: the values before it are counted, the
+    /// ones after it flow without counting, and a value that arrived without demand is not
+    /// delivered late.
+    @Test func demandTurningUnlimitedLetsValuesFlow() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1))
+        a.combineLatest(b).subscribe(tracker)
+        a.send(1)
+        b.send(1)
+        a.send(2)  // no demand left: only stored
+        #expect(tracker.values.map { "\($0)" } == ["(1, 1)"])
+        tracker.request(.unlimited)
+        #expect(tracker.values.count == 1)
+        b.send(2)
+        a.send(3)
+        #expect(tracker.values.map { "\($0)" } == ["(1, 1)", "(2, 2)", "(3, 2)"])
+        tracker.cancel()
+        a.send(4)
+        #expect(tracker.values.count == 3)
+        #expect(tracker.completions.isEmpty)
+    }
+
+    /// A value from a second thread while the first thread's tuple is being delivered with
+    /// unlimited demand: it is combined with the value stored before it, goes out after the
+    /// delivery in progress (calls never overlap), and its send returns only once it has.
+    @Test func valueFromASecondThreadDuringAFreeFlowingDelivery() {
+        let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let probe = SerializationCheckingSubscriber<(Int, Int), Never>()
+        let holding = Locked(false)
+        a.combineLatest(b)
+            .handleEvents(receiveOutput: { pair in
+                if pair == (1, 1), holding.withLock({ $0 }) {
+                    inside.signal()
+                    release.wait()
+                }
+            })
+            .subscribe(probe)
+        b.send(0)
+        a.send(0)
+        holding.withLock { $0 = true }
+        // Delivers (1, 0), then holds the delivery of (1, 1) open.
+        Thread { a.send(1); b.send(1) }.start()
+        inside.wait()
+        let deliveredWhenSendReturned = Locked<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            a.send(2)
+            deliveredWhenSendReturned.withLock { $0 = probe.values.contains { $0 == (2, 1) } }
+            done.signal()
+        }.start()
+        usleep(20_000)  // lets the second sender reach the operator; the outcome does not depend on it
+        release.signal()
+        done.wait()
+        #expect(deliveredWhenSendReturned.withLock { $0 } == true)
+        #expect(probe.values.map { "\($0)" } == ["(0, 0)", "(1, 0)", "(1, 1)", "(2, 1)"])
+        #expect(probe.overlaps == 0)
+    }
+
+    /// Calls into one subscriber are serialised, so a subscriber needs no lock of its own: a
+    /// thread that takes the role after another gave it back sees everything the other's
+    /// delivery did (the thread sanitizer checks this test's plain counter).
+    @Test func subscriberWithoutALockSeesEveryEarlierDelivery() {
+        final class Counter: @unchecked Sendable { var count = 0 }
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let counter = Counter()
+        let cancellable = a.combineLatest(b).sink { _ in counter.count += 1 }
+        a.send(0)
+        b.send(0)
+        let perThread = 50_000
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            for value in 1...perThread { if side == 0 { a.send(value) } else { b.send(value) } }
+        }
+        #expect(counter.count == 1 + 2 * perThread)
+        cancellable.cancel()
+    }
+
     @Test func demandReturnedFromReceiveIsPassedOn() {
         let a = TestUpstream<Int, Never>(), b = TestUpstream<Int, Never>()
         let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandAfterValue: { _ in .max(2) })

@@ -208,7 +208,9 @@ extension AtomicFanInMachine {
 /// Everything else (finite demand, queued values, completions, cancellation) goes through the
 /// mutex; whoever changes the state there republishes the flag, and raising it while someone
 /// emits makes that emitter's give-back fail, so it comes back through the mutex and sees what
-/// changed.
+/// changed. So a role found free with the flag clear under the mutex means that
+/// ``AtomicFanInMachine/fastEligible`` holds, which `combineLatest` relies on to skip its checks
+/// and the demand counting.
 ///
 /// An upstream that sends from another thread while the emitter delivers queues its value and
 /// waits until the emitter has delivered it (see ``DeliveryTickets``), as Apple's fan-in
@@ -340,7 +342,7 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     /// must count the role as possibly held.
     @inlinable @inline(__always)
     final var mayTakeLocked: Bool {
-        let word = role.current
+        let word = role.currentForTaking
         return racingLockFreeTakers ? word == AtomicDeliveryRole.attentionFlag : word & AtomicDeliveryRole.heldFlag == 0
     }
 

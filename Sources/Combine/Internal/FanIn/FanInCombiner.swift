@@ -47,13 +47,32 @@ extension FanInCombineStorage {
     }
 }
 
+/// One input of a `combineLatest`: its position and where its values go in the storage. A type
+/// rather than a closure, so that storing a value is a plain assignment in the specialised code
+/// instead of a call through a closure and its reabstraction thunk.
+@usableFromInline
+protocol FanInCombineInput {
+    /// The storage the input's values go into.
+    associatedtype Storage: FanInCombineStorage
+
+    /// What the input's upstream sends.
+    associatedtype Value
+
+    /// The input's position, in declaration order.
+    static var index: Int { get }
+
+    /// Keeps `value` as the input's latest.
+    static func store(_ value: Value, in storage: inout Storage)
+}
+
 /// `combineLatest`'s engine. Every downstream request is passed on to every upstream (Apple's
 /// rule), as a top-up of what each has been granted; a tuple is made only when the subscriber has
 /// demand no queued tuple is already waiting to spend, so nothing piles up beyond the latest value
 /// of each input.
 ///
 /// Values are stored under the lock, so the emitter role is taken there too; it is given back
-/// without the lock once values flow freely (``fastEligible``).
+/// without the lock once values flow freely (``fastEligible``). While they do, a value that finds
+/// the role free stores itself and takes the role without going through ``receive(_:into:)``.
 @usableFromInline
 struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>: AtomicFanInMachine
 where Downstream.Input == Storage.Output {
@@ -98,11 +117,10 @@ where Downstream.Input == Storage.Output {
     /// Stores a value; returns the tuple it completes when the subscriber has demand for one that
     /// no queued tuple is already waiting to spend (at most one tuple per arriving value).
     @inlinable
-    mutating func receive<Input>(
-        _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
-    ) -> Storage.Output? {
-        guard emitter.isOpen, !slots[index].finished else { return nil }
-        store(&storage, value)
+    mutating func receive<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) -> Storage.Output?
+    where Input.Storage == Storage {
+        guard emitter.isOpen, !slots[Input.index].finished else { return nil }
+        Input.store(value, in: &storage)
         guard emitter.freeDemand > 0 else { return nil }
         return storage.takeOutput()
     }
@@ -183,10 +201,10 @@ where Downstream.Input == Storage.Output {
         super.init(box: box, machine: Machine(box: box, arity: arity), upstreamCount: arity, racingLockFreeTakers: false)
     }
 
-    /// The subscriber for input `index`; `store` puts its value into the storage.
+    /// The subscriber for `input`.
     @inlinable
-    func side<Input>(_ index: Int, store: @escaping (inout Storage, Input) -> Void) -> Side<Input> {
-        Side(index: index, parent: self, store: store)
+    func side<Input: FanInCombineInput>(_ input: Input.Type) -> Side<Input> where Input.Storage == Storage {
+        Side(parent: self)
     }
 
     @inlinable
@@ -196,20 +214,44 @@ where Downstream.Input == Storage.Output {
     }
 
     @inlinable
-    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) {
+    func receive<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) where Input.Storage == Storage {
         var emission = Emission.idle
         var ticket: DeliveryTickets.Ticket?
         let deliverNow = state.withLock { machine -> Storage.Output? in
-            guard let output = machine.receive(value, at: index, store: store),
-                acceptLocked(output, &machine, emission: &emission, ticket: &ticket)
-            else { return nil }
-            return output
+            // A free role with the attention flag clear means that values flow freely (open,
+            // nothing queued, unlimited demand: everyone who changes those republishes the flag
+            // under this lock), so the value needs only its own upstream's check before its tuple
+            // goes out, and no demand is counted.
+            if role.currentForTaking == 0 {
+                assert(machine.fastEligible)
+                guard !machine.slots[Input.index].finished else { return nil }
+                Input.store(value, in: &machine.storage)
+                guard let output = machine.storage.takeOutput() else { return nil }
+                role.storeLocked(AtomicDeliveryRole.heldByCurrentThread())
+                return output
+            }
+            return receiveCountedLocked(value, into: input, &machine, emission: &emission, ticket: &ticket)
         }
         if let deliverNow {
             finishDelivery(returning: deliver(deliverNow))
         } else {
             performQueued(emission, ticket)
         }
+    }
+
+    /// Under the mutex, a value that needs the state machine's checks and bookkeeping: returns its
+    /// tuple when this thread is to deliver it at once (see ``acceptLocked(_:_:emission:ticket:)``).
+    /// Never inlined, so that the locked closure of ``receive(_:into:)``, which holds the
+    /// free-flowing path, stays small enough for the optimiser to inline it there.
+    @inlinable @inline(never)
+    func receiveCountedLocked<Input: FanInCombineInput>(
+        _ value: Input.Value, into input: Input.Type, _ machine: inout Machine, emission: inout Emission,
+        ticket: inout DeliveryTickets.Ticket?
+    ) -> Storage.Output? where Input.Storage == Storage {
+        guard let output = machine.receive(value, into: input),
+            acceptLocked(output, &machine, emission: &emission, ticket: &ticket)
+        else { return nil }
+        return output
     }
 
     @inlinable
@@ -234,27 +276,22 @@ where Downstream.Input == Storage.Output {
 
     /// The subscriber attached to one input.
     @usableFromInline
-    struct Side<Input>: Subscriber, CustomStringConvertible {
+    struct Side<Slot: FanInCombineInput>: Subscriber, CustomStringConvertible where Slot.Storage == Storage {
         @usableFromInline
-        typealias Failure = Downstream.Failure
+        typealias Input = Slot.Value
 
         @usableFromInline
-        let index: Int
+        typealias Failure = Downstream.Failure
 
         @usableFromInline
         let parent: FanInCombineSubscription
 
         @usableFromInline
-        let store: (inout Storage, Input) -> Void
-
-        @usableFromInline
         let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(index: Int, parent: FanInCombineSubscription, store: @escaping (inout Storage, Input) -> Void) {
-            self.index = index
+        init(parent: FanInCombineSubscription) {
             self.parent = parent
-            self.store = store
         }
 
         @usableFromInline
@@ -262,18 +299,18 @@ where Downstream.Input == Storage.Output {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, at: index)
+            parent.receive(subscription: subscription, at: Slot.index)
         }
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receive(input, at: index, store: store)
+            parent.receive(input, into: Slot.self)
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receive(completion: completion, at: index)
+            parent.receive(completion: completion, at: Slot.index)
         }
     }
 }

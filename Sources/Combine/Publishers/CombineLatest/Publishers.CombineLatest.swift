@@ -33,10 +33,11 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FanInCombineSubscription<CombineLatestStorage2<A.Output, B.Output>, S>(downstream: subscriber, arity: 2)
+            typealias Storage = CombineLatestStorage2<A.Output, B.Output>
+            let subscription = FanInCombineSubscription<Storage, S>(downstream: subscriber, arity: 2)
             subscriber.receive(subscription: subscription)
-            a.subscribe(subscription.side(0) { $0.a = $1 })
-            b.subscribe(subscription.side(1) { $0.b = $1 })
+            a.subscribe(subscription.side(Storage.InputA.self))
+            b.subscribe(subscription.side(Storage.InputB.self))
         }
     }
 }
@@ -82,6 +83,42 @@ struct CombineLatestStorage2<A, B>: FanInCombineStorage {
         a = nil
         b = nil
     }
+
+    /// The first input: where its values go.
+    @usableFromInline
+    enum InputA: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage2<A, B>
+
+        @usableFromInline
+        typealias Value = A
+
+        @inlinable
+        static var index: Int { 0 }
+
+        @inlinable
+        static func store(_ value: A, in storage: inout Storage) {
+            storage.a = value
+        }
+    }
+
+    /// The second input: where its values go.
+    @usableFromInline
+    enum InputB: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage2<A, B>
+
+        @usableFromInline
+        typealias Value = B
+
+        @inlinable
+        static var index: Int { 1 }
+
+        @inlinable
+        static func store(_ value: B, in storage: inout Storage) {
+            storage.b = value
+        }
+    }
 }
 
 extension Publishers {
@@ -120,11 +157,12 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FanInCombineSubscription<CombineLatestStorage3<A.Output, B.Output, C.Output>, S>(downstream: subscriber, arity: 3)
+            typealias Storage = CombineLatestStorage3<A.Output, B.Output, C.Output>
+            let subscription = FanInCombineSubscription<Storage, S>(downstream: subscriber, arity: 3)
             subscriber.receive(subscription: subscription)
-            a.subscribe(subscription.side(0) { $0.a = $1 })
-            b.subscribe(subscription.side(1) { $0.b = $1 })
-            c.subscribe(subscription.side(2) { $0.c = $1 })
+            a.subscribe(subscription.side(Storage.InputA.self))
+            b.subscribe(subscription.side(Storage.InputB.self))
+            c.subscribe(subscription.side(Storage.InputC.self))
         }
     }
 }
@@ -174,6 +212,60 @@ struct CombineLatestStorage3<A, B, C>: FanInCombineStorage {
         b = nil
         c = nil
     }
+
+    /// The first input: where its values go.
+    @usableFromInline
+    enum InputA: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage3<A, B, C>
+
+        @usableFromInline
+        typealias Value = A
+
+        @inlinable
+        static var index: Int { 0 }
+
+        @inlinable
+        static func store(_ value: A, in storage: inout Storage) {
+            storage.a = value
+        }
+    }
+
+    /// The second input: where its values go.
+    @usableFromInline
+    enum InputB: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage3<A, B, C>
+
+        @usableFromInline
+        typealias Value = B
+
+        @inlinable
+        static var index: Int { 1 }
+
+        @inlinable
+        static func store(_ value: B, in storage: inout Storage) {
+            storage.b = value
+        }
+    }
+
+    /// The third input: where its values go.
+    @usableFromInline
+    enum InputC: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage3<A, B, C>
+
+        @usableFromInline
+        typealias Value = C
+
+        @inlinable
+        static var index: Int { 2 }
+
+        @inlinable
+        static func store(_ value: C, in storage: inout Storage) {
+            storage.c = value
+        }
+    }
 }
 
 extension Publishers {
@@ -216,12 +308,13 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = FanInCombineSubscription<CombineLatestStorage4<A.Output, B.Output, C.Output, D.Output>, S>(downstream: subscriber, arity: 4)
+            typealias Storage = CombineLatestStorage4<A.Output, B.Output, C.Output, D.Output>
+            let subscription = FanInCombineSubscription<Storage, S>(downstream: subscriber, arity: 4)
             subscriber.receive(subscription: subscription)
-            a.subscribe(subscription.side(0) { $0.a = $1 })
-            b.subscribe(subscription.side(1) { $0.b = $1 })
-            c.subscribe(subscription.side(2) { $0.c = $1 })
-            d.subscribe(subscription.side(3) { $0.d = $1 })
+            a.subscribe(subscription.side(Storage.InputA.self))
+            b.subscribe(subscription.side(Storage.InputB.self))
+            c.subscribe(subscription.side(Storage.InputC.self))
+            d.subscribe(subscription.side(Storage.InputD.self))
         }
     }
 }
@@ -274,6 +367,78 @@ struct CombineLatestStorage4<A, B, C, D>: FanInCombineStorage {
         b = nil
         c = nil
         d = nil
+    }
+
+    /// The first input: where its values go.
+    @usableFromInline
+    enum InputA: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = A
+
+        @inlinable
+        static var index: Int { 0 }
+
+        @inlinable
+        static func store(_ value: A, in storage: inout Storage) {
+            storage.a = value
+        }
+    }
+
+    /// The second input: where its values go.
+    @usableFromInline
+    enum InputB: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = B
+
+        @inlinable
+        static var index: Int { 1 }
+
+        @inlinable
+        static func store(_ value: B, in storage: inout Storage) {
+            storage.b = value
+        }
+    }
+
+    /// The third input: where its values go.
+    @usableFromInline
+    enum InputC: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = C
+
+        @inlinable
+        static var index: Int { 2 }
+
+        @inlinable
+        static func store(_ value: C, in storage: inout Storage) {
+            storage.c = value
+        }
+    }
+
+    /// The fourth input: where its values go.
+    @usableFromInline
+    enum InputD: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = CombineLatestStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = D
+
+        @inlinable
+        static var index: Int { 3 }
+
+        @inlinable
+        static func store(_ value: D, in storage: inout Storage) {
+            storage.d = value
+        }
     }
 }
 
