@@ -43,6 +43,22 @@ struct MergeTests {
         #expect(c.calls == [.request(.unlimited)])
     }
 
+    /// Calls into one subscriber are serialised, so a subscriber needs no lock of its own: a
+    /// thread that takes the role, lock-free or under the mutex, after another gave it back sees
+    /// everything the other's delivery did (the thread sanitizer checks the plain counter).
+    @Test func subscriberWithoutALockSeesEveryEarlierDelivery() {
+        final class Counter: @unchecked Sendable { var count = 0 }
+        let a = PassthroughSubject<Int, Never>(), b = PassthroughSubject<Int, Never>()
+        let counter = Counter()
+        let cancellable = a.merge(with: b).sink { _ in counter.count += 1 }
+        let perThread = 50_000
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            for value in 1...perThread { if side == 0 { a.send(value) } else { b.send(value) } }
+        }
+        #expect(counter.count == 2 * perThread)
+        cancellable.cancel()
+    }
+
     @Test func demandIsHonouredStepByStep() {
         let a = Upstream(), b = Upstream()
         let tracker = Tracker(initialDemand: .max(1))
