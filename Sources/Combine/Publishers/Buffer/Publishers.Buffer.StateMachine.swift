@@ -21,6 +21,15 @@ extension Publishers.Buffer {
             /// an overflow the (cancelled) subscription is held until the failure goes out.
             case failing((any Subscription)?)
             case terminal
+
+            /// The upstream subscription while values may still come from it.
+            @inlinable
+            var upstream: (any Subscription)? {
+                switch self {
+                case .subscribed(let subscription), .finished(let subscription): return subscription
+                case .awaitingSubscription, .failing, .terminal: return nil
+                }
+            }
         }
 
         /// What the upstream's value asks the caller to do.
@@ -112,20 +121,17 @@ extension Publishers.Buffer {
         /// `topUp()` together with the subscription to send it to.
         @inlinable
         mutating func topUpRequest() -> (any Subscription, Subscribers.Demand)? {
-            let subscription: any Subscription
-            switch phase {
-            case .subscribed(let held), .finished(let held): subscription = held
-            case .awaitingSubscription, .failing, .terminal: return nil
-            }
+            // The subscription is copied out only when there is something to ask for: this runs
+            // on every request of a subscriber that asks one value at a time (`values`).
             let more = topUp()
-            return more > 0 ? (subscription, more) : nil
+            guard more > 0, let subscription = phase.upstream else { return nil }
+            return (subscription, more)
         }
 
         @inlinable
         mutating func value(_ value: Upstream.Output) -> ValueAction {
-            let subscription: any Subscription
             switch phase {
-            case .subscribed(let held), .finished(let held): subscription = held
+            case .subscribed, .finished: break
             case .awaitingSubscription, .failing, .terminal: return .none
             }
             upstreamDemand -= 1
@@ -144,6 +150,8 @@ extension Publishers.Buffer {
                     _ = buffer.popFirst()
                     buffer.append(value)
                 case .customError(let makeError):
+                    // Only here is the subscription copied out (it is cancelled outside the lock).
+                    guard let subscription = phase.upstream else { return .none }
                     phase = .failing(subscription)
                     return .overflow(subscription, makeError)
                 }
