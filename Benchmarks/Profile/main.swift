@@ -34,7 +34,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 10 12 13 14 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 10 12 13 14 15 flood flood-merge)")
     exit(1)
 }
 
@@ -230,6 +230,18 @@ func run(_ workload: String, _ count: Int) {
         for value in 0..<count { subject.send(value) }
         first.cancel()
         second.cancel()
+        blackHole(sum)
+    case "15":
+        // A pipeline that subscribes on a scheduler (every value then passes its stage), here
+        // `ImmediateScheduler`, so that only the value path is measured.
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject
+            .subscribe(on: ImmediateScheduler.shared)
+            .map { $0 &+ 1 }
+            .sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
         blackHole(sum)
     case "flood":
         flood(count)

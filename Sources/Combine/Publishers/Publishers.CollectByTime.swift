@@ -31,6 +31,7 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a publisher grouping `upstream`'s values by `strategy`.
+        @inlinable
         public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.strategy = strategy
@@ -38,6 +39,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
@@ -48,6 +50,7 @@ extension Publisher {
     /// Groups values into arrays by time, or by time or count: `collect(.byTime(queue, 1.0))`
     /// publishes what arrived in each second; `collect(.byTimeOrCount(queue, 1.0, 5))` also
     /// publishes as soon as 5 values are in.
+    @inlinable
     public func collect<S: Scheduler>(
         _ strategy: Publishers.TimeGroupingStrategy<S>,
         options: S.SchedulerOptions? = nil
@@ -58,25 +61,34 @@ extension Publisher {
 
 extension Publishers.CollectByTime {
     /// CollectByTime's bookkeeping, free of side effects.
+    @usableFromInline
     struct Machine<Downstream> {
-        let maxCount: Int?
+        @usableFromInline let maxCount: Int?
         /// Released when the stream ends, so nothing outlives the subscription.
-        var downstream: Downstream?
-        var upstream: SubscriptionStatus = .awaitingSubscription
-        var demand: Subscribers.Demand = .none
-        var buffer: [Upstream.Output] = []
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var demand: Subscribers.Demand = .none
+        @usableFromInline var buffer: [Upstream.Output] = []
         /// Counts timers so a restarted timer silences the old one's ticks.
-        var timerGeneration: UInt64 = 0
-        var timer: (any Cancellable)?
-        var completion: Subscribers.Completion<Failure>?
-        var done = false
+        @usableFromInline var timerGeneration: UInt64 = 0
+        @usableFromInline var timer: (any Cancellable)?
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var done = false
 
+        @inlinable
+        init(maxCount: Int?, downstream: Downstream) {
+            self.maxCount = maxCount
+            self.downstream = downstream
+        }
+
+        @usableFromInline
         enum ValueAction {
             case none
             /// The group is full: publish it through the scheduler and restart the timer.
             case flushAndRestart(UInt64, (any Cancellable)?)
         }
 
+        @inlinable
         mutating func received(_ value: Upstream.Output) -> ValueAction {
             guard upstream.subscription != nil, !done else { return .none }
             buffer.append(value)
@@ -88,6 +100,7 @@ extension Publishers.CollectByTime {
         }
 
         /// The group to publish now, if there is one and the subscriber wants it.
+        @inlinable
         mutating func takeGroup() -> (Downstream, [Upstream.Output])? {
             guard !done, !buffer.isEmpty, demand > .none, let downstream else { return nil }
             demand -= 1
@@ -96,6 +109,7 @@ extension Publishers.CollectByTime {
         }
 
         /// After the upstream completed: the last group (if wanted) and the completion.
+        @inlinable
         mutating func takeFinal() -> (
             Downstream, [Upstream.Output]?, Subscribers.Completion<Failure>, (any Cancellable)?
         )? {
@@ -109,6 +123,7 @@ extension Publishers.CollectByTime {
             return (downstream, group, completion, timer)
         }
 
+        @inlinable
         mutating func cancelled() -> ((any Subscription)?, (any Cancellable)?) {
             done = true
             buffer = []
@@ -118,17 +133,19 @@ extension Publishers.CollectByTime {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let scheduler: Context
-        let interval: Context.SchedulerTimeType.Stride
-        let maxCount: Int?
-        let options: Context.SchedulerOptions?
-        let state: LockedState<Machine<Downstream>>
+        @usableFromInline let scheduler: Context
+        @usableFromInline let interval: Context.SchedulerTimeType.Stride
+        @usableFromInline let maxCount: Int?
+        @usableFromInline let options: Context.SchedulerOptions?
+        @usableFromInline let state: LockedState<Machine<Downstream>>
 
+        @inlinable
         init(downstream: Downstream, publisher: Publishers.CollectByTime<Upstream, Context>) {
             switch publisher.strategy {
             case .byTime(let scheduler, let interval):
@@ -144,7 +161,8 @@ extension Publishers.CollectByTime {
             state = LockedState(Machine(maxCount: maxCount, downstream: downstream))
         }
 
-        private func startTimer(generation: UInt64) {
+        @inlinable
+        func startTimer(generation: UInt64) {
             let timer = scheduler.schedule(
                 after: scheduler.now.advanced(by: interval),
                 interval: interval,
@@ -161,7 +179,8 @@ extension Publishers.CollectByTime {
             if stale { timer.cancel() }
         }
 
-        private func tick(_ generation: UInt64) {
+        @inlinable
+        func tick(_ generation: UInt64) {
             let group = state.withLock { state -> (Downstream, [Upstream.Output])? in
                 guard state.timerGeneration == generation else { return nil }
                 return state.takeGroup()
@@ -169,12 +188,14 @@ extension Publishers.CollectByTime {
             if let (downstream, group) = group { send(group, to: downstream) }
         }
 
-        private func send(_ group: [Upstream.Output], to downstream: Downstream) {
+        @inlinable
+        func send(_ group: [Upstream.Output], to downstream: Downstream) {
             let more = downstream.receive(group)
             guard more > .none else { return }
             request(more)
         }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             let downstream = state.withLock { state -> Downstream? in
                 guard case .awaitingSubscription = state.upstream, !state.done else { return nil }
@@ -189,6 +210,7 @@ extension Publishers.CollectByTime {
             startTimer(generation: 0)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             guard case .flushAndRestart(let generation, let old) = state.withLock({ $0.received(input) }) else {
                 return .none
@@ -201,6 +223,7 @@ extension Publishers.CollectByTime {
             return .none
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             let live = state.withLock { state -> Bool in
                 guard state.upstream.subscription != nil, !state.done else { return false }
@@ -217,6 +240,7 @@ extension Publishers.CollectByTime {
             }
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on collect(_:options:)")
             let upstream = state.withLock { state -> (any Subscription)? in
@@ -232,13 +256,14 @@ extension Publishers.CollectByTime {
             }
         }
 
+        @inlinable
         func cancel() {
             let (upstream, timer) = state.withLock { $0.cancelled() }
             timer?.cancel()
             upstream?.cancel()
         }
 
-        var description: String { "CollectByTime" }
+        @usableFromInline var description: String { "CollectByTime" }
     }
 }
 

@@ -27,6 +27,7 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a debouncing publisher.
+        @inlinable
         public init(
             upstream: Upstream,
             dueTime: Context.SchedulerTimeType.Stride,
@@ -40,6 +41,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
@@ -49,6 +51,7 @@ extension Publishers {
 extension Publisher {
     /// Publishes a value only after `dueTime` has passed with no newer value — the classic
     /// search-field filter: `$query.debounce(for: .milliseconds(300), scheduler: RunLoop.main)`.
+    @inlinable
     public func debounce<S: Scheduler>(
         for dueTime: S.SchedulerTimeType.Stride,
         scheduler: S,
@@ -66,35 +69,40 @@ extension Publishers.Debounce {
     /// `schedule(after:interval:tolerance:options:)`, as Apple does) and cancels the previous one.
     /// A generation counter marks the current timer, so only the latest value is published even
     /// when the scheduler's tokens ignore `cancel()`.
+    @usableFromInline
     struct Machine<Downstream> {
-        var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
         /// Released when the stream ends, so nothing outlives the subscription.
-        var downstream: Downstream?
-        var demand: Subscribers.Demand = .none
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var demand: Subscribers.Demand = .none
         /// The latest value, waiting for its quiet window to pass.
-        var pending: Output?
+        @usableFromInline var pending: Output?
         /// Which timer is current.
-        var generation: UInt64 = 0
+        @usableFromInline var generation: UInt64 = 0
         /// The current timer's token.
-        var timer: (any Cancellable)?
+        @usableFromInline var timer: (any Cancellable)?
         /// Nothing more goes downstream (cancelled, or the completion delivered).
-        var finished = false
+        @usableFromInline var finished = false
 
+        @usableFromInline
         enum ValueAction {
             case ignore
             case startTimer(generation: UInt64)
         }
 
+        @inlinable
         init(downstream: Downstream) {
             self.downstream = downstream
         }
 
+        @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
             guard case .awaitingSubscription = upstream, !finished else { return nil }
             upstream = .subscribed(subscription)
             return downstream
         }
 
+        @inlinable
         mutating func received(_ value: Output) -> ValueAction {
             guard upstream.subscription != nil, !finished else { return .ignore }
             generation &+= 1
@@ -104,6 +112,7 @@ extension Publishers.Debounce {
 
         /// Keeps the token of the timer armed for `armed` and returns the one it replaces (or the
         /// new one, if it is already stale), to be cancelled and released outside the lock.
+        @inlinable
         mutating func store(_ token: any Cancellable, armed: UInt64) -> (any Cancellable)? {
             guard armed == generation, !finished else { return token }
             defer { timer = token }
@@ -112,6 +121,7 @@ extension Publishers.Debounce {
 
         /// When the timer of `fired` ends: its token (cancelled and released, as Apple does) and
         /// the value to send, if it is still current and wanted.
+        @inlinable
         mutating func timerEnded(_ fired: UInt64) -> ((any Cancellable)?, (Downstream, Output)?)? {
             guard fired == generation, !finished, let value = pending, let downstream else { return nil }
             pending = nil
@@ -124,6 +134,7 @@ extension Publishers.Debounce {
         /// The upstream completed: the waiting value is dropped. Returns the upstream subscription
         /// for the caller to release at once (then it cancels the timer and schedules the
         /// completion).
+        @inlinable
         mutating func upstreamCompleted() -> (any Subscription)? {
             guard upstream.subscription != nil, !finished else { return nil }
             pending = nil
@@ -131,12 +142,14 @@ extension Publishers.Debounce {
             return upstream.terminate()
         }
 
+        @inlinable
         mutating func takeTimer() -> (any Cancellable)? {
             defer { timer = nil }
             return timer
         }
 
         /// Whether the completion may still be delivered (not cancelled meanwhile).
+        @inlinable
         mutating func deliverCompletion() -> Downstream? {
             guard !finished else { return nil }
             finished = true
@@ -146,6 +159,7 @@ extension Publishers.Debounce {
 
         /// A cancel before the subscription arrives does nothing (Apple handles a late
         /// subscription as if there had been no cancel).
+        @inlinable
         mutating func cancelled() -> Bool {
             if case .awaitingSubscription = upstream { return false }
             finished = true
@@ -155,16 +169,18 @@ extension Publishers.Debounce {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let dueTime: Context.SchedulerTimeType.Stride
-        let scheduler: Context
-        let options: Context.SchedulerOptions?
-        let state: LockedState<Machine<Downstream>>
+        @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+        @usableFromInline let state: LockedState<Machine<Downstream>>
 
+        @inlinable
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
             state = LockedState(Machine(downstream: downstream))
             dueTime = publisher.dueTime
@@ -172,6 +188,7 @@ extension Publishers.Debounce {
             options = publisher.options
         }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
@@ -181,6 +198,7 @@ extension Publishers.Debounce {
             subscription.request(.unlimited)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             guard case .startTimer(let generation) = state.withLock({ $0.received(input) }) else { return .none }
             let token = scheduler.schedule(
@@ -194,7 +212,8 @@ extension Publishers.Debounce {
             return .none
         }
 
-        private func timerEnded(_ generation: UInt64) {
+        @inlinable
+        func timerEnded(_ generation: UInt64) {
             guard let (token, delivery) = state.withLock({ $0.timerEnded(generation) }) else { return }
             token?.cancel()
             withExtendedLifetime(token) {}
@@ -203,6 +222,7 @@ extension Publishers.Debounce {
             if more > .none { state.withLock { $0.demand += more } }
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             // Apple lets go of the upstream first.
             guard state.withLock({ $0.upstreamCompleted() }) != nil else { return }
@@ -218,11 +238,13 @@ extension Publishers.Debounce {
             withExtendedLifetime(timer) {}
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on debounce")
             state.withLock { $0.demand += demand }
         }
 
+        @inlinable
         func cancel() {
             guard state.withLock({ $0.cancelled() }) else { return }
             // Apple's order: the timer is cancelled, the upstream cancelled, then the timer released
@@ -237,8 +259,9 @@ extension Publishers.Debounce {
             withExtendedLifetime(upstream) {}
         }
 
-        var description: String { "Debounce" }
+        @usableFromInline var description: String { "Debounce" }
 
+        @usableFromInline
         var mirrorChildren: KeyValuePairs<String, Any> {
             let (downstream, demand, pending) = state.withLock { ($0.downstream, $0.demand, $0.pending) }
             return ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": pending as Any]

@@ -24,6 +24,7 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a delaying publisher.
+        @inlinable
         public init(
             upstream: Upstream,
             interval: Context.SchedulerTimeType.Stride,
@@ -39,6 +40,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
@@ -48,6 +50,7 @@ extension Publishers {
 extension Publisher {
     /// Delivers every value and the completion `interval` later, on `scheduler`. Without a
     /// `tolerance` the scheduler's `minimumTolerance` is used.
+    @inlinable
     public func delay<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,
         tolerance: S.SchedulerTimeType.Stride? = nil,
@@ -64,26 +67,34 @@ extension Publisher {
 }
 
 extension Publishers.Delay {
+    @usableFromInline
     struct Machine<Downstream> {
         /// Kept until the upstream's completion has been delivered (a value delivered before it
         /// still has the subscriber's answer requested upstream), or until the subscriber cancels.
-        var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
         /// The upstream completed; its completion is on its way through the scheduler.
-        var upstreamCompleted = false
+        @usableFromInline var upstreamCompleted = false
         /// Cleared by `cancel()` (deliveries already scheduled are then dropped) and after the
         /// completion, so nothing outlives the subscription.
-        var downstream: Downstream?
+        @usableFromInline var downstream: Downstream?
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
 
         /// Whether the upstream's events are taken: not before the subscription, nor after its
         /// completion or a cancel.
-        var live: Bool { upstream.subscription != nil && !upstreamCompleted }
+        @inlinable var live: Bool { upstream.subscription != nil && !upstreamCompleted }
 
+        @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
             guard case .awaitingSubscription = upstream else { return nil }
             upstream = .subscribed(subscription)
             return downstream
         }
 
+        @inlinable
         mutating func completed() -> Bool {
             guard live else { return false }
             upstreamCompleted = true
@@ -92,6 +103,7 @@ extension Publishers.Delay {
 
         /// Delivering the completion: the subscriber, unless it cancelled. The upstream
         /// subscription is returned to be released outside the lock.
+        @inlinable
         mutating func completing() -> (Downstream, (any Subscription)?)? {
             guard let downstream else { return nil }
             self.downstream = nil
@@ -100,6 +112,7 @@ extension Publishers.Delay {
 
         /// A cancel before the subscription arrives does nothing (Apple handles a late
         /// subscription as if there had been no cancel).
+        @inlinable
         mutating func cancelled() -> (any Subscription)? {
             guard let subscription = upstream.subscription else { return nil }
             downstream = nil
@@ -108,17 +121,19 @@ extension Publishers.Delay {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let interval: Context.SchedulerTimeType.Stride
-        let tolerance: Context.SchedulerTimeType.Stride
-        let scheduler: Context
-        let options: Context.SchedulerOptions?
-        let state: LockedState<Machine<Downstream>>
+        @usableFromInline let interval: Context.SchedulerTimeType.Stride
+        @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+        @usableFromInline let state: LockedState<Machine<Downstream>>
 
+        @inlinable
         init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
             state = LockedState(Machine(downstream: downstream))
             interval = publisher.interval
@@ -127,6 +142,7 @@ extension Publishers.Delay {
             options = publisher.options
         }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
@@ -137,7 +153,8 @@ extension Publishers.Delay {
 
         /// Schedules `action` `interval` from now. The action keeps the subscriber alive until it
         /// runs, as Apple's does; a cancel in between only stops the delivery.
-        private func later(_ action: @escaping () -> Void) {
+        @inlinable
+        func later(_ action: @escaping () -> Void) {
             let downstream = state.withLock { $0.downstream }
             scheduler.schedule(
                 after: scheduler.now.advanced(by: interval),
@@ -149,6 +166,7 @@ extension Publishers.Delay {
             }
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             guard state.withLock({ $0.live }) else { return .none }
             later { [self] in
@@ -160,6 +178,7 @@ extension Publishers.Delay {
             return .none
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             guard state.withLock({ $0.completed() }) else { return }
             // The delivery lets go of the upstream before delivering the completion; this call
@@ -173,12 +192,14 @@ extension Publishers.Delay {
             withExtendedLifetime(upstream) {}
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream; after the
             // upstream's completion nothing is forwarded.
             state.withLock { $0.live ? $0.upstream.subscription : nil }?.request(demand)
         }
 
+        @inlinable
         func cancel() {
             state.withLock { $0.cancelled() }?.cancel()
         }

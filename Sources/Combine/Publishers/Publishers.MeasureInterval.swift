@@ -19,12 +19,14 @@ extension Publishers {
         public let scheduler: Context
 
         /// Creates a publisher measuring the intervals between `upstream`'s values.
+        @inlinable
         public init(upstream: Upstream, scheduler: Context) {
             self.upstream = upstream
             self.scheduler = scheduler
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
         }
@@ -34,6 +36,7 @@ extension Publishers {
 extension Publisher {
     /// Publishes, for each value, how much time passed since the previous value (since the
     /// subscription for the first), as `scheduler` measures it.
+    @inlinable
     public func measureInterval<S: Scheduler>(
         using scheduler: S,
         options: S.SchedulerOptions? = nil
@@ -43,19 +46,27 @@ extension Publisher {
 }
 
 extension Publishers.MeasureInterval {
+    @usableFromInline
     struct Machine<Downstream> {
-        var upstream: SubscriptionStatus = .awaitingSubscription
-        var last: Context.SchedulerTimeType?
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var last: Context.SchedulerTimeType?
         /// Released when the stream ends, so nothing outlives the subscription.
-        var downstream: Downstream?
+        @usableFromInline var downstream: Downstream?
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
 
         /// Ends the stream, unless no subscription has arrived yet: a completion or a cancel then
         /// does nothing, as Apple's does, and a later subscription is taken as usual.
+        @inlinable
         var isAwaitingSubscription: Bool {
             if case .awaitingSubscription = upstream { return true }
             return false
         }
 
+        @inlinable
         mutating func terminate() -> (Downstream?, (any Subscription)?) {
             guard upstream.subscription != nil else { return (nil, nil) }
             defer { downstream = nil }
@@ -63,19 +74,22 @@ extension Publishers.MeasureInterval {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let scheduler: Context
-        let state: LockedState<Machine<Downstream>>
+        @usableFromInline let scheduler: Context
+        @usableFromInline let state: LockedState<Machine<Downstream>>
 
+        @inlinable
         init(downstream: Downstream, scheduler: Context) {
             state = LockedState(Machine(downstream: downstream))
             self.scheduler = scheduler
         }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             // A second subscription is cancelled without reading the clock.
             guard state.withLock({ $0.isAwaitingSubscription }) else {
@@ -96,6 +110,7 @@ extension Publishers.MeasureInterval {
             downstream.receive(subscription: self)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             // Before the subscription and after the end, the clock is not even read (Apple gates).
             guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
@@ -110,22 +125,25 @@ extension Publishers.MeasureInterval {
             return downstream.receive(elapsed)
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             // Apple lets go of the upstream before delivering the completion.
             guard let downstream = state.withLock({ $0.terminate() }).0 else { return }
             downstream.receive(completion: completion)
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
             state.withLock { $0.upstream.subscription }?.request(demand)
         }
 
+        @inlinable
         func cancel() {
             state.withLock { $0.terminate() }.1?.cancel()
         }
 
-        var description: String { "MeasureInterval" }
+        @usableFromInline var description: String { "MeasureInterval" }
     }
 }
 

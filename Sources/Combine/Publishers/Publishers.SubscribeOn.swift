@@ -21,6 +21,7 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a publisher that subscribes to `upstream` on `scheduler`.
+        @inlinable
         public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.scheduler = scheduler
@@ -28,6 +29,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream
@@ -42,6 +44,7 @@ extension Publisher {
     /// Subscribes to this publisher, and sends it every later `request` and `cancel`, on
     /// `scheduler`: useful to start expensive synchronous work (a `Just` of a computed value, a
     /// `Deferred`) off the calling thread.
+    @inlinable
     public func subscribe<S: Scheduler>(
         on scheduler: S,
         options: S.SchedulerOptions? = nil
@@ -51,32 +54,42 @@ extension Publisher {
 }
 
 extension Publishers.SubscribeOn {
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
+        @usableFromInline
         struct State {
-            var upstream: SubscriptionStatus = .awaitingSubscription
+            @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
             /// Released on cancel and completion.
-            var downstream: Downstream?
+            @usableFromInline var downstream: Downstream?
 
+            @inlinable
+            init(downstream: Downstream) {
+                self.downstream = downstream
+            }
+
+            @inlinable
             mutating func terminate() -> (any Subscription)? {
                 downstream = nil
                 return upstream.terminate()
             }
         }
 
-        let scheduler: Context
-        let options: Context.SchedulerOptions?
-        let state: LockedState<State>
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+        @usableFromInline let state: LockedState<State>
 
+        @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
             state = LockedState(State(downstream: downstream))
             self.scheduler = scheduler
             self.options = options
         }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             let downstream = state.withLock { state -> Downstream? in
                 guard case .awaitingSubscription = state.upstream else { return nil }
@@ -90,6 +103,7 @@ extension Publishers.SubscribeOn {
             downstream.receive(subscription: self)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             guard let downstream = state.withLock({ $0.upstream.subscription == nil ? nil : $0.downstream }) else {
                 return .none
@@ -97,6 +111,7 @@ extension Publishers.SubscribeOn {
             return downstream.receive(input)
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             // Apple lets go of the upstream before delivering the completion.
             let downstream = state.withLock { state -> Downstream? in
@@ -109,6 +124,7 @@ extension Publishers.SubscribeOn {
             downstream.receive(completion: completion)
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
             guard let upstream = state.withLock({ $0.upstream.subscription }) else { return }
@@ -120,6 +136,7 @@ extension Publishers.SubscribeOn {
             }
         }
 
+        @inlinable
         func cancel() {
             // Before the subscription a cancel does nothing (Apple takes a late subscription as
             // if there had been no cancel).
@@ -130,7 +147,7 @@ extension Publishers.SubscribeOn {
             }
         }
 
-        var description: String { "SubscribeOn" }
+        @usableFromInline var description: String { "SubscribeOn" }
     }
 }
 

@@ -33,6 +33,7 @@ extension Publishers {
         public let latest: Bool
 
         /// Creates a throttling publisher.
+        @inlinable
         public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
             self.upstream = upstream
             self.interval = interval
@@ -41,6 +42,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
@@ -51,6 +53,7 @@ extension Publisher {
     /// Publishes at most one value per `interval` — the latest one (`latest: true`) or the first
     /// one (`latest: false`) received in that time — for example to limit requests made while
     /// someone types.
+    @inlinable
     public func throttle<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,
         scheduler: S,
@@ -66,38 +69,41 @@ extension Publishers.Throttle {
     /// The order of the scheduler calls is Apple's: `now` when the subscriber is made and again
     /// when the subscription arrives, `now` once per value and per completion, `now` again at
     /// each emission.
+    @usableFromInline
     struct Machine<Downstream> {
-        let latest: Bool
+        @usableFromInline let latest: Bool
         /// Released when the stream ends, so nothing outlives the subscription.
-        var downstream: Downstream?
-        let interval: Context.SchedulerTimeType.Stride
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline let interval: Context.SchedulerTimeType.Stride
         /// Kept until the completion has been delivered (or the subscriber cancels).
-        var upstream: SubscriptionStatus = .awaitingSubscription
-        var demand: Subscribers.Demand = .none
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var demand: Subscribers.Demand = .none
         /// The value waiting for the planned emission; its demand is already counted.
-        var held: Output?
+        @usableFromInline var held: Output?
         /// When the last value was published; `nil` until the first one.
-        var lastEmission: Context.SchedulerTimeType?
+        @usableFromInline var lastEmission: Context.SchedulerTimeType?
         /// An emission is planned on the scheduler.
-        var emissionScheduled = false
+        @usableFromInline var emissionScheduled = false
         /// The upstream completed: nothing more is taken from it.
-        var upstreamCompleted = false
+        @usableFromInline var upstreamCompleted = false
         /// The completion waiting behind the planned emission.
-        var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
         /// The subscription has been handed downstream. Apple asks the upstream first; a value the
         /// upstream sends at once (a `@Published` property's current value) comes before the
         /// subscriber could ask for anything.
-        var subscriptionSent = false
+        @usableFromInline var subscriptionSent = false
         /// The held value came before the subscriber could ask for anything: its demand is
         /// counted at the emission instead (the value is dropped then if none has come).
-        var demandAtEmission = false
+        @usableFromInline var demandAtEmission = false
 
+        @inlinable
         init(latest: Bool, interval: Context.SchedulerTimeType.Stride, downstream: Downstream) {
             self.downstream = downstream
             self.latest = latest
             self.interval = interval
         }
 
+        @usableFromInline
         enum Schedule {
             case nothing
             case now
@@ -106,16 +112,19 @@ extension Publishers.Throttle {
 
         /// Whether a value or completion from the upstream is taken at all (Apple does not even
         /// read the clock otherwise).
+        @inlinable
         var acceptsUpstreamEvents: Bool {
             upstream.subscription != nil && !upstreamCompleted
         }
 
+        @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
             guard case .awaitingSubscription = upstream, let downstream else { return nil }
             upstream = .subscribed(subscription)
             return downstream
         }
 
+        @inlinable
         mutating func received(_ value: Output, now: Context.SchedulerTimeType) -> Schedule {
             guard acceptsUpstreamEvents else { return .nothing }
             // A planned emission has its demand counted already: the latest value takes its place.
@@ -139,10 +148,11 @@ extension Publishers.Throttle {
         }
 
         /// Whether a planned emission still has anything to do (after a cancel it reads nothing).
-        var live: Bool { downstream != nil }
+        @inlinable var live: Bool { downstream != nil }
 
         /// At an emission: the value to publish, and the completion to send after it, which ends
         /// the subscription.
+        @inlinable
         mutating func emit(
             now: Context.SchedulerTimeType
         ) -> (Downstream, Output?, Subscribers.Completion<Failure>?)? {
@@ -163,6 +173,7 @@ extension Publishers.Throttle {
 
         /// The upstream completed. `true`: deliver it through the scheduler now; `false`: it waits
         /// behind the planned emission, or is ignored.
+        @inlinable
         mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Bool {
             guard acceptsUpstreamEvents else { return false }
             upstreamCompleted = true
@@ -174,12 +185,14 @@ extension Publishers.Throttle {
         }
 
         /// Delivering a completion that did not wait for an emission.
+        @inlinable
         mutating func finish() -> Downstream? {
             defer { downstream = nil }
             return downstream
         }
 
         /// A cancel is remembered even before the subscription arrives (Apple cancels a late one).
+        @inlinable
         mutating func cancelled() -> (any Subscription)? {
             held = nil
             completion = nil
@@ -188,14 +201,16 @@ extension Publishers.Throttle {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let scheduler: Context
-        let state: LockedState<Machine<Downstream>>
+        @usableFromInline let scheduler: Context
+        @usableFromInline let state: LockedState<Machine<Downstream>>
 
+        @inlinable
         init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
             scheduler = publisher.scheduler
             state = LockedState(Machine(latest: publisher.latest, interval: publisher.interval, downstream: downstream))
@@ -203,6 +218,7 @@ extension Publishers.Throttle {
             _ = scheduler.now
         }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
@@ -215,6 +231,7 @@ extension Publishers.Throttle {
             downstream.receive(subscription: self)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             guard state.withLock({ $0.acceptsUpstreamEvents }) else { return .none }
             let now = scheduler.now
@@ -230,7 +247,8 @@ extension Publishers.Throttle {
         }
 
         /// A planned emission: the held value, then a completion that waited behind it.
-        private func emit() {
+        @inlinable
+        func emit() {
             guard state.withLock({ $0.live }) else { return }
             let now = scheduler.now
             guard let (downstream, value, completion) = state.withLock({ $0.emit(now: now) }) else { return }
@@ -245,6 +263,7 @@ extension Publishers.Throttle {
             }
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             guard state.withLock({ $0.acceptsUpstreamEvents }) else { return }
             _ = scheduler.now
@@ -256,17 +275,19 @@ extension Publishers.Throttle {
             }
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
             guard demand != .none else { return }
             state.withLock { $0.demand += demand }
         }
 
+        @inlinable
         func cancel() {
             state.withLock { $0.cancelled() }?.cancel()
         }
 
-        var description: String { "Throttle" }
+        @usableFromInline var description: String { "Throttle" }
     }
 }
 

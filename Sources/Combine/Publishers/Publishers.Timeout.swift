@@ -25,6 +25,7 @@ extension Publishers {
         public let customError: (() -> Upstream.Failure)?
 
         /// Creates a publisher that times out after `interval` of silence.
+        @inlinable
         public init(
             upstream: Upstream,
             interval: Context.SchedulerTimeType.Stride,
@@ -40,6 +41,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, publisher: self))
         }
@@ -49,6 +51,7 @@ extension Publishers {
 extension Publisher {
     /// Ends the stream if no value arrives for `interval` (counted from the subscription, then from
     /// each value). It finishes normally, or fails with `customError()` when one is given.
+    @inlinable
     public func timeout<S: Scheduler>(
         _ interval: S.SchedulerTimeType.Stride,
         scheduler: S,
@@ -67,32 +70,35 @@ extension Publishers.Timeout {
     /// `schedule(after:interval:tolerance:options:)`), armed when the subscription arrives, again at
     /// the first request, and again after each value. A generation counter marks which timer is
     /// current, so a timer whose token ignores `cancel()` still fires only once, for its own turn.
+    @usableFromInline
     struct Machine<Downstream> {
         /// Kept until the upstream's completion has been delivered, the timer fired or the
         /// subscriber cancelled.
-        var upstream: SubscriptionStatus = .awaitingSubscription
+        @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
         /// Released when the stream ends (Apple keeps it; see "Where we deliberately differ").
-        var downstream: Downstream?
+        @usableFromInline var downstream: Downstream?
         /// The current timer's token.
-        var timer: (any Cancellable)?
+        @usableFromInline var timer: (any Cancellable)?
         /// Which timer is current; older timers that fire are ignored.
-        var generation: UInt64 = 0
+        @usableFromInline var generation: UInt64 = 0
         /// The first request re-arms the timer; later ones do not.
-        var firstRequestSeen = false
+        @usableFromInline var firstRequestSeen = false
         /// The subscription has gone downstream.
-        var subscriptionSent = false
+        @usableFromInline var subscriptionSent = false
         /// The timer fired before the subscription went downstream (an immediate scheduler): the
         /// completion follows the subscription.
-        var timedOutEarly = false
+        @usableFromInline var timedOutEarly = false
         /// Nothing more goes downstream (timed out, completion delivered or cancelled).
-        var done = false
+        @usableFromInline var done = false
 
+        @inlinable
         init(downstream: Downstream) {
             self.downstream = downstream
         }
 
-        var live: Bool { upstream.subscription != nil && !done }
+        @inlinable var live: Bool { upstream.subscription != nil && !done }
 
+        @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> UInt64? {
             guard case .awaitingSubscription = upstream, !done else { return nil }
             upstream = .subscribed(subscription)
@@ -102,6 +108,7 @@ extension Publishers.Timeout {
 
         /// Keeps the token of the timer armed for `armed`; the previous one is returned to be
         /// cancelled and released outside the lock. A stale token is returned too.
+        @inlinable
         mutating func store(_ token: any Cancellable, armed: UInt64) -> (any Cancellable)? {
             guard armed == generation, !done else { return token }
             defer { timer = token }
@@ -110,6 +117,7 @@ extension Publishers.Timeout {
 
         /// A request: the subscription to forward it to, and the generation to arm the timer for
         /// when this is the first request.
+        @inlinable
         mutating func requested() -> ((any Subscription), UInt64?)? {
             guard let subscription = upstream.subscription, !done else { return nil }
             guard !firstRequestSeen else { return (subscription, nil) }
@@ -120,23 +128,27 @@ extension Publishers.Timeout {
 
         /// A value or completion from the upstream: the new generation (the caller then takes
         /// the old timer to cancel it).
+        @inlinable
         mutating func restart() -> UInt64? {
             guard live else { return nil }
             generation &+= 1
             return generation
         }
 
+        @inlinable
         mutating func takeTimer() -> (any Cancellable)? {
             defer { timer = nil }
             return timer
         }
 
+        @usableFromInline
         enum Fired {
             case ignore
             /// Cancel the upstream; deliver the completion when the subscriber is given.
             case timedOut(any Subscription, Downstream?, (any Cancellable)?)
         }
 
+        @inlinable
         mutating func fired(_ armed: UInt64) -> Fired {
             guard armed == generation, live, let subscription = upstream.terminate() else { return .ignore }
             done = true
@@ -151,6 +163,7 @@ extension Publishers.Timeout {
         }
 
         /// The subscription has gone downstream: the subscriber, if the timer already fired.
+        @inlinable
         mutating func sentSubscription() -> Downstream? {
             subscriptionSent = true
             guard timedOutEarly else { return nil }
@@ -160,6 +173,7 @@ extension Publishers.Timeout {
 
         /// Delivering the upstream's completion: the subscriber, unless it cancelled meanwhile.
         /// The upstream subscription and the timer are returned to be released outside the lock.
+        @inlinable
         mutating func completing() -> (Downstream, (any Subscription)?, (any Cancellable)?)? {
             guard !done, let downstream else { return nil }
             done = true
@@ -171,6 +185,7 @@ extension Publishers.Timeout {
         /// A cancel before the subscription arrives does nothing (Apple handles a late
         /// subscription as if there had been no cancel).
         /// The caller then takes the timer to cancel it.
+        @inlinable
         mutating func cancelled() -> (any Subscription)? {
             guard let subscription = upstream.subscription, !done else { return nil }
             done = true
@@ -180,17 +195,19 @@ extension Publishers.Timeout {
         }
     }
 
-    fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
+        @usableFromInline typealias Input = Upstream.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
-        let interval: Context.SchedulerTimeType.Stride
-        let scheduler: Context
-        let options: Context.SchedulerOptions?
-        let customError: (() -> Failure)?
-        let state: LockedState<Machine<Downstream>>
+        @usableFromInline let interval: Context.SchedulerTimeType.Stride
+        @usableFromInline let scheduler: Context
+        @usableFromInline let options: Context.SchedulerOptions?
+        @usableFromInline let customError: (() -> Failure)?
+        @usableFromInline let state: LockedState<Machine<Downstream>>
 
+        @inlinable
         init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
             state = LockedState(Machine(downstream: downstream))
             interval = publisher.interval
@@ -200,7 +217,8 @@ extension Publishers.Timeout {
         }
 
         /// Arms the timer for `generation`: `now`, `minimumTolerance`, then the repeating schedule.
-        private func arm(_ generation: UInt64) {
+        @inlinable
+        func arm(_ generation: UInt64) {
             let start = scheduler.now.advanced(by: interval)
             let token = scheduler.schedule(
                 after: start, interval: interval, tolerance: scheduler.minimumTolerance, options: options
@@ -211,7 +229,8 @@ extension Publishers.Timeout {
             state.withLock { $0.store(token, armed: generation) }?.cancel()
         }
 
-        private func fire(_ generation: UInt64) {
+        @inlinable
+        func fire(_ generation: UInt64) {
             guard case .timedOut(let upstream, let downstream, let timer) = state.withLock({ $0.fired(generation) })
             else { return }
             upstream.cancel()
@@ -220,7 +239,8 @@ extension Publishers.Timeout {
             if let downstream { deliverTimeout(to: downstream) }
         }
 
-        private func deliverTimeout(to downstream: Downstream) {
+        @inlinable
+        func deliverTimeout(to downstream: Downstream) {
             if let customError {
                 downstream.receive(completion: .failure(customError()))
             } else {
@@ -228,6 +248,7 @@ extension Publishers.Timeout {
             }
         }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             guard let generation = state.withLock({ $0.subscribed(subscription) }) else {
                 subscription.cancel()
@@ -243,6 +264,7 @@ extension Publishers.Timeout {
             }
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             guard let generation = state.withLock({ $0.restart() }) else { return .none }
             // Cancelled and released before the new timer is armed, as Apple does.
@@ -261,6 +283,7 @@ extension Publishers.Timeout {
             return .none
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             guard state.withLock({ $0.restart() }) != nil else { return }
             state.withLock { $0.takeTimer() }?.cancel()
@@ -275,6 +298,7 @@ extension Publishers.Timeout {
             }
         }
 
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
             guard let (upstream, generation) = state.withLock({ $0.requested() }) else { return }
@@ -282,12 +306,13 @@ extension Publishers.Timeout {
             upstream.request(demand)
         }
 
+        @inlinable
         func cancel() {
             guard let upstream = state.withLock({ $0.cancelled() }) else { return }
             state.withLock { $0.takeTimer() }?.cancel()
             upstream.cancel()
         }
 
-        var description: String { "Timeout" }
+        @usableFromInline var description: String { "Timeout" }
     }
 }
