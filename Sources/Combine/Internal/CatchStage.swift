@@ -159,7 +159,16 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     @inlinable
     func upstreamReceive(_ input: Input) -> Subscribers.Demand {
         if lockFreeLanes.load(ordering: .acquiring) & CatchLanes.upstream != 0 { return downstream.receive(input) }
-        return deliver(input, withState { $0.upstreamValue() })
+        return upstreamReceiveLocked(input)
+    }
+
+    // The counted paths live out of line, so that the lock-free test and call above stay small
+    // enough to be inlined into the upstream's delivery.
+
+    @inlinable
+    @inline(never)
+    func upstreamReceiveLocked(_ input: Input) -> Subscribers.Demand {
+        deliver(input, withState { $0.upstreamValue() })
     }
 
     @inlinable
@@ -197,7 +206,13 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     @inlinable
     func replacementReceive(_ input: Input) -> Subscribers.Demand {
         if lockFreeLanes.load(ordering: .acquiring) & CatchLanes.replacement != 0 { return downstream.receive(input) }
-        return deliver(input, withState { $0.replacementValue() })
+        return replacementReceiveLocked(input)
+    }
+
+    @inlinable
+    @inline(never)
+    func replacementReceiveLocked(_ input: Input) -> Subscribers.Demand {
+        deliver(input, withState { $0.replacementValue() })
     }
 
     @inlinable
