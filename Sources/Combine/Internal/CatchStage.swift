@@ -1,3 +1,4 @@
+import Synchronization
 import TributaryLocks
 
 /// What differs between `catch` and `tryCatch`: the name they show, how the handler's publisher is
@@ -24,6 +25,15 @@ protocol CatchStrategy {
 /// the original upstream through ``UpstreamSubscriber`` and from the replacement publisher through
 /// ``ReplacementSubscriber``; neither can be cancelled, as on Apple's platforms. The
 /// ``CatchStateMachine`` under a lock decides; the stage acts outside the lock.
+///
+/// A value costs no lock while the subscriber's demand is unlimited: the machine would only count
+/// it against that demand, which changes nothing, and pass it on. Which sources are in that state
+/// is copied into an atomic word (``lockFreeLanes``) under the lock after every change of the
+/// machine, and read with acquiring ordering per value. A source's bit is cleared only by that
+/// source's own completion, which is never sent while one of its values is being delivered, so a
+/// value that finds its bit set is one the machine would pass on too; a bit found clear that
+/// another thread is setting just sends the value through the lock. A cancel leaves the bits as
+/// they are, since the values that follow it are still passed on (edge spec §17).
 @usableFromInline
 final class CatchStage<Downstream: Subscriber, Strategy: CatchStrategy>: Subscription, ReflectsAsOperator
 where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Strategy.Failure {
@@ -88,11 +98,26 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     @usableFromInline let downstream: Downstream
     @usableFromInline let strategy: Strategy
     @usableFromInline let state = LockedState(CatchStateMachine())
+    /// ``CatchStateMachine/lockFreeLanes`` as of the last change of ``state``; written only
+    /// under its lock.
+    @usableFromInline let lockFreeLanes = Atomic<UInt8>(0)
 
     @inlinable
     init(downstream: Downstream, strategy: Strategy) {
         self.downstream = downstream
         self.strategy = strategy
+    }
+
+    /// Runs `body` on the machine under the lock and republishes its lock-free lanes. Every change
+    /// of the machine goes through here; the store happens on every call, so that a lock-free value
+    /// that reads it is ordered after the latest change, as a value taking the lock would be.
+    @inlinable
+    func withState<Result>(_ body: (inout CatchStateMachine) -> Result) -> Result {
+        state.withLock { machine in
+            let result = body(&machine)
+            lockFreeLanes.store(machine.lockFreeLanes, ordering: .releasing)
+            return result
+        }
     }
 
     /// The subscriber to attach to the original upstream.
@@ -121,19 +146,29 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         case .violation(let rule): violation(rule)
         case .deliver:
             let more = downstream.receive(input)
-            if more != .none { state.withLock { $0.added(more) } }
+            if more != .none { withState { $0.added(more) } }
             return more
         }
     }
 
     @inlinable
     func upstreamReceive(subscription: any Subscription) {
-        perform(state.withLock { $0.upstreamSubscribed(subscription) })
+        perform(withState { $0.upstreamSubscribed(subscription) })
     }
 
     @inlinable
     func upstreamReceive(_ input: Input) -> Subscribers.Demand {
-        deliver(input, state.withLock { $0.upstreamValue() })
+        if lockFreeLanes.load(ordering: .acquiring) & CatchLanes.upstream != 0 { return downstream.receive(input) }
+        return upstreamReceiveLocked(input)
+    }
+
+    // The counted paths live out of line, so that the lock-free test and call above stay small
+    // enough to be inlined into the upstream's delivery.
+
+    @inlinable
+    @inline(never)
+    func upstreamReceiveLocked(_ input: Input) -> Subscribers.Demand {
+        deliver(input, withState { $0.upstreamValue() })
     }
 
     @inlinable
@@ -143,13 +178,13 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         defer { withExtendedLifetime(previous) {} }
         switch completion {
         case .finished:
-            switch state.withLock({ previous = $0.phase; return $0.upstreamFinished() }) {
+            switch withState({ previous = $0.phase; return $0.upstreamFinished() }) {
             case .finish: downstream.receive(completion: .finished)
             case .violation(let rule): violation(rule)
             case .ignore, .recover: break
             }
         case .failure(let error):
-            switch state.withLock({ previous = $0.phase; return $0.upstreamFailed() }) {
+            switch withState({ previous = $0.phase; return $0.upstreamFailed() }) {
             case .recover: break
             case .violation(let rule): violation(rule)
             case .ignore, .finish: return
@@ -158,26 +193,33 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
             case .success(let replacement):
                 replacement.subscribe(ReplacementSubscriber(stage: self))
             case .failure(let error):
-                if state.withLock({ $0.handlerFailed() }) { downstream.receive(completion: .failure(error)) }
+                if withState({ $0.handlerFailed() }) { downstream.receive(completion: .failure(error)) }
             }
         }
     }
 
     @inlinable
     func replacementReceive(subscription: any Subscription) {
-        perform(state.withLock { $0.replacementSubscribed(subscription) })
+        perform(withState { $0.replacementSubscribed(subscription) })
     }
 
     @inlinable
     func replacementReceive(_ input: Input) -> Subscribers.Demand {
-        deliver(input, state.withLock { $0.replacementValue() })
+        if lockFreeLanes.load(ordering: .acquiring) & CatchLanes.replacement != 0 { return downstream.receive(input) }
+        return replacementReceiveLocked(input)
+    }
+
+    @inlinable
+    @inline(never)
+    func replacementReceiveLocked(_ input: Input) -> Subscribers.Demand {
+        deliver(input, withState { $0.replacementValue() })
     }
 
     @inlinable
     func replacementReceive(completion: Subscribers.Completion<Strategy.Replacement.Failure>) {
         var previous: CatchStateMachine.Phase?
         defer { withExtendedLifetime(previous) {} }
-        if state.withLock({ previous = $0.phase; return $0.replacementCompleted() }) {
+        if withState({ previous = $0.phase; return $0.replacementCompleted() }) {
             downstream.receive(completion: Strategy.convert(completion))
         }
     }
@@ -185,12 +227,12 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Publishers.\(Strategy.operatorName) subscription request(_:)")
-        state.withLock { $0.request(demand) }?.request(demand)
+        withState { $0.request(demand) }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        state.withLock { $0.cancel() }?.cancel()
+        withState { $0.cancel() }?.cancel()
     }
 
     @usableFromInline var description: String { Strategy.operatorName }

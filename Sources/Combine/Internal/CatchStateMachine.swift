@@ -161,6 +161,22 @@ struct CatchStateMachine {
         return true
     }
 
+    /// The sources whose values may reach the subscriber without the lock (``CatchLanes``): those
+    /// whose every value the machine passes on and counts without changing anything, because the
+    /// demand is unlimited (and, once unlimited, stays so). Each bit is cleared only by a
+    /// completion of its own source, which that source never sends while one of its values is
+    /// being delivered; every other change (more demand, a cancel) either sets a bit or leaves
+    /// values of that source flowing as they did.
+    @inlinable
+    var lockFreeLanes: UInt8 {
+        guard demand == .unlimited else { return 0 }
+        switch phase {
+        case .upstream, .upstreamCancelled: return CatchLanes.upstream
+        case .replacement, .replacementCancelled: return CatchLanes.replacement
+        case .awaitingUpstream, .switching, .terminal: return 0
+        }
+    }
+
     /// The subscriber asked for more: the subscription to forward the request to, if any.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
@@ -194,4 +210,13 @@ struct CatchStateMachine {
             return nil
         }
     }
+}
+
+/// The bits of ``CatchStateMachine/lockFreeLanes``: one per source of values.
+@usableFromInline
+enum CatchLanes {
+    /// The original upstream's values go straight to the subscriber.
+    @usableFromInline static let upstream: UInt8 = 1
+    /// The replacement's values go straight to the subscriber.
+    @usableFromInline static let replacement: UInt8 = 2
 }

@@ -204,6 +204,213 @@ struct CatchTests {
         }
     }
 
+    // MARK: Values that take no lock (unlimited demand)
+
+    /// One scripted step of ``lockFreeAndLockedValuesAgree(_:)``.
+    enum Step: Sendable {
+        case original(Int), originalFinished, originalFailed, replacement(Int), replacementFinished, cancel
+    }
+
+    /// With unlimited demand values skip the stage's lock; with a large finite demand they are
+    /// counted under it. Both must pass on, drop and complete exactly the same events.
+    @Test(arguments: [
+        [Step.original(1), .cancel, .original(2), .originalFailed, .original(3)],
+        [.original(1), .originalFailed, .original(2), .replacement(3), .replacementFinished, .replacement(4)],
+        [.original(1), .originalFinished, .original(2), .originalFailed],
+        [.original(1), .originalFailed, .cancel, .replacement(2), .replacementFinished, .replacement(3)],
+        [.original(1), .originalFailed, .replacement(2), .cancel, .replacement(3), .original(4)],
+    ])
+    func lockFreeAndLockedValuesAgree(_ steps: [Step]) {
+        func run(_ demand: Subscribers.Demand) -> (events: [TrackedEvent<Int, Never>], handlerCalls: Int) {
+            let upstream = TestUpstream<Int, Boom>()
+            let replacement = TestUpstream<Int, Never>()
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: demand)
+            var handlerCalls = 0
+            upstream.catch { _ -> TestUpstream<Int, Never> in
+                handlerCalls += 1
+                return replacement
+            }.subscribe(subscriber)
+            for step in steps {
+                switch step {
+                case .original(let value): upstream.send(value)
+                case .originalFinished: upstream.send(completion: .finished)
+                case .originalFailed: upstream.send(completion: .failure(.boom))
+                case .replacement(let value): replacement.send(value)
+                case .replacementFinished: replacement.send(completion: .finished)
+                case .cancel: subscriber.cancel()
+                }
+            }
+            return (subscriber.events, handlerCalls)
+        }
+        let lockFree = run(.unlimited), locked = run(.max(1_000))
+        #expect(lockFree.events == locked.events)
+        #expect(lockFree.handlerCalls == locked.handlerCalls)
+    }
+
+    @Test func demandThatBecomesUnlimitedMidStreamIsCarriedOver() {
+        let upstream = TestUpstream<Int, Boom>()
+        let replacement = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        subscriber.request(.unlimited)
+        for value in 3...100 { upstream.send(value) }
+        upstream.send(completion: .failure(.boom))
+        #expect(subscriber.values == Array(1...100))
+        #expect(upstream.calls == [.request(.max(2)), .request(.unlimited)])
+        #expect(replacement.calls == [.request(.unlimited)])
+    }
+
+    @Test func aFiniteAnswerLeavesUnlimitedDemandUnlimited() {
+        // Unlimited demand stays unlimited whatever the subscriber returns for a value; the
+        // upstream still sees the subscriber's answer.
+        let upstream = TestUpstream<Int, Boom>()
+        let replacement = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .unlimited, demandAfterValue: { _ in .max(1) })
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        upstream.send(completion: .failure(.boom))
+        #expect(replacement.calls == [.request(.unlimited)])
+        #expect(replacement.send(3) == .max(1))
+        #expect(subscriber.values == [1, 2, 3])
+    }
+
+    @Test(.tags(.concurrency)) func cancelFromAnotherThreadDuringAStreamOfValues() throws {
+        // The subject lets go of the stage when the cancel reaches it, so nothing the sender sends
+        // after seeing the cancel return arrives; what did arrive is an unbroken run from the
+        // first value, and the later failure runs no handler.
+        final class Marks: @unchecked Sendable {
+            let cancelReturned = Locked(false)
+            var firstSentAfterCancel: Int?
+            let handlerCalls = Locked(0)
+        }
+        for _ in 0..<50 {
+            let subject = PassthroughSubject<Int, Boom>()
+            let subscriber = SerializationCheckingSubscriber<Int, Never>()
+            let marks = Marks()
+            subject.catch { _ -> Just<Int> in
+                marks.handlerCalls.increment()
+                return Just(-1)
+            }.subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if worker == 0 {
+                    // Keeps sending until well after the cancel has returned, then fails.
+                    var value = 0
+                    while value < 1_000_000 {
+                        value += 1
+                        if let first = marks.firstSentAfterCancel {
+                            if value >= first + 100 { break }
+                        } else if marks.cancelReturned.current {
+                            marks.firstSentAfterCancel = value
+                        }
+                        subject.send(value)
+                    }
+                    subject.send(completion: .failure(.boom))
+                } else {
+                    var spins = 0
+                    while subscriber.values.count < 50, spins < 100_000 { spins += 1; sched_yield() }
+                    subscriber.cancel()
+                    marks.cancelReturned.withLock { $0 = true }
+                }
+            }
+            let values = subscriber.values
+            #expect(values.first == 1)
+            #expect(subscriber.valuesAreConsecutive)
+            let first = try #require(marks.firstSentAfterCancel)
+            #expect(values.allSatisfy { $0 < first })
+            #expect(subscriber.completions.isEmpty)
+            #expect(marks.handlerCalls.current == 0)
+            #expect(subscriber.overlaps == 0)
+        }
+    }
+
+    @Test(.tags(.concurrency)) func demandBecomingUnlimitedOnAnotherThreadWhileValuesFlow() {
+        for _ in 0..<50 {
+            let subject = PassthroughSubject<Int, Boom>()
+            let subscriber = SerializationCheckingSubscriber<Int, Never>(initialDemand: .max(1))
+            subject.catch { _ in Just(-1) }.subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if worker == 0 {
+                    for value in 1...2_000 { subject.send(value) }
+                } else {
+                    for _ in 0..<20 { subscriber.request(.max(1)); sched_yield() }
+                    subscriber.request(.unlimited)
+                }
+            }
+            // The subject drops what it has no demand for; nothing arrives beyond the demand (a
+            // value beyond it would have stopped the process), and from now on everything does.
+            let before = subscriber.values
+            #expect(zip(before, before.dropFirst()).allSatisfy { $0 < $1 })
+            for value in 2_001...2_010 { subject.send(value) }
+            subject.send(completion: .failure(.boom))
+            #expect(subscriber.values == before + Array(2_001...2_010) + [-1])
+            #expect(subscriber.completions.count == 1)
+            #expect(subscriber.overlaps == 0)
+        }
+    }
+
+    @Test(.tags(.concurrency)) func failureSwitchesToTheReplacementWhileItsValuesFlow() {
+        // The replacement is a subject another thread feeds all along: it delivers only once the
+        // stage has subscribed to it, never interleaved with the original's values.
+        final class Flag: @unchecked Sendable { let failed = Locked(false) }
+        for _ in 0..<50 {
+            let original = PassthroughSubject<Int, Boom>()
+            let replacement = PassthroughSubject<Int, Never>()
+            let subscriber = SerializationCheckingSubscriber<Int, Never>()
+            let flag = Flag()
+            original.catch { _ in replacement }.subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if worker == 0 {
+                    for value in 1...1_000 { original.send(value) }
+                    original.send(completion: .failure(.boom))
+                    flag.failed.withLock { $0 = true }
+                    for value in 1_001...1_100 { original.send(value) }
+                } else {
+                    var value = 100_000
+                    var afterFailure = 0
+                    while afterFailure < 500 {
+                        if flag.failed.current { afterFailure += 1 }
+                        value += 1
+                        replacement.send(value)
+                    }
+                }
+            }
+            replacement.send(completion: .finished)
+            let values = subscriber.values
+            #expect(Array(values.prefix(1_000)) == Array(1...1_000))
+            let fromReplacement = values.dropFirst(1_000)
+            #expect(fromReplacement.count >= 500)
+            #expect(zip(fromReplacement, fromReplacement.dropFirst()).allSatisfy { $1 == $0 + 1 })
+            #expect(fromReplacement.allSatisfy { $0 > 100_000 })
+            #expect(subscriber.completions.count == 1)
+            #expect(subscriber.overlaps == 0)
+        }
+    }
+
+    /// Calls into one subscriber are serialised, so a subscriber needs no lock of its own: values
+    /// that skip the stage's lock, from the original and then from the replacement, each fed by
+    /// two threads, still see everything earlier deliveries did (the thread sanitizer checks the
+    /// plain counter).
+    @Test(.tags(.concurrency)) func subscriberWithoutALockSeesEveryEarlierDelivery() {
+        final class Counter: @unchecked Sendable { var count = 0 }
+        let original = PassthroughSubject<Int, Boom>()
+        let replacement = PassthroughSubject<Int, Never>()
+        let counter = Counter()
+        let cancellable = original.catch { _ in replacement }.sink { _ in counter.count += 1 }
+        let perThread = 20_000
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for value in 1...perThread { original.send(value) }
+        }
+        original.send(completion: .failure(.boom))
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for value in 1...perThread { replacement.send(value) }
+        }
+        #expect(counter.count == 4 * perThread)
+        cancellable.cancel()
+    }
+
     @Test func reflection() throws {
         let upstream = TestUpstream<Int, Boom>()
         let subscriber = TrackingSubscriber<Int, Never>()

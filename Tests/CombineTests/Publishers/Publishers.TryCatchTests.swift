@@ -72,6 +72,35 @@ struct TryCatchTests {
         #expect(fallback.subscriptionCount == 0)
     }
 
+    @Test func nothingFromEitherSourceAfterItEndedWithUnlimitedDemand() {
+        // With unlimited demand values skip the stage's lock; a source's completion still closes
+        // its door at once.
+        let primary = TestUpstream<Int, NetworkError>()
+        let fallback = TestUpstream<Int, NetworkError>()
+        let subscriber = TrackingSubscriber<Int, any Error>()
+        primary.tryCatch { _ in fallback }.subscribe(subscriber)
+        primary.send(1)
+        primary.send(completion: .failure(.constrained))
+        primary.send(2)
+        fallback.send(3)
+        fallback.send(completion: .finished)
+        fallback.send(4)
+        primary.send(5)
+        #expect(subscriber.values == [1, 3])
+        #expect(subscriber.completions.count == 1)
+    }
+
+    @Test func nothingAfterTheHandlerThrewWithUnlimitedDemand() {
+        let primary = TestUpstream<Int, NetworkError>()
+        let subscriber = TrackingSubscriber<Int, any Error>()
+        primary.tryCatch { error -> TestUpstream<Int, NetworkError> in throw error }.subscribe(subscriber)
+        primary.send(1)
+        primary.send(completion: .failure(.other))
+        primary.send(2)
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completions.count == 1)
+    }
+
     @Test func reflection() throws {
         let subscriber = TrackingSubscriber<Int, any Error>()
         let publisher = TestUpstream<Int, NetworkError>().tryCatch { _ in TestUpstream<Int, NetworkError>() }
