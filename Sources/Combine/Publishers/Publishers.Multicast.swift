@@ -1,3 +1,4 @@
+import Synchronization
 import TributaryLocks
 
 extension Publishers {
@@ -99,82 +100,138 @@ extension Publisher {
 extension Publishers.Multicast {
     /// Where one subscriber's stage stands with the subject.
     @usableFromInline
-    struct InnerState<Downstream> {
-        @usableFromInline
-        enum Phase {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// Cancelled, or the subject completed: nothing more goes downstream.
-            case terminal
-        }
-
-        @usableFromInline var phase: Phase = .awaitingSubscription
-        /// The subscriber, until a cancel or the completion lets go of it.
-        @usableFromInline var downstream: Downstream?
-
-        @inlinable init(downstream: Downstream) { self.downstream = downstream }
+    enum InnerPhase {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Cancelled, or the subject completed: nothing more goes downstream.
+        case terminal
     }
 
     /// One subscriber's stage between the subject and the subscriber. As Apple's, it returns
     /// `.none` for every value and asks the subject's subscription for the subscriber's answer,
     /// ignores extra subscriptions and `request(.none)`, and lets go of the subscriber on cancel
     /// and on completion.
+    ///
+    /// A value reaches the subscriber without the mutex, through ``gate``: one atomic word whose
+    /// lowest bit says the stage is open (subscribed, neither cancelled nor completed) and whose
+    /// other bits count the deliveries under way. A value counts itself in with one
+    /// compare-and-swap, and only while the stage is open; it counts itself out with one atomic
+    /// subtraction. Closing (the first cancel or the completion, under the mutex, together with
+    /// the phase) clears the open bit; the subscriber is let go of by whoever leaves the count at
+    /// zero with the stage closed: the closer if no delivery is under way, otherwise the last
+    /// delivery as it returns. So a cancel from another thread never releases the subscriber
+    /// under a delivery's feet, a delivery that starts after the cancel finds the stage closed,
+    /// and the subscriber is released exactly once, as soon as nobody is calling it, as when it
+    /// was copied out of the lock for each value.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @usableFromInline let state: LockedState<InnerState<Downstream>>
+        /// The phase, and with it the subject's subscription; guarded by the mutex.
+        @usableFromInline let state = LockedState(InnerPhase.awaitingSubscription)
+
+        /// Bit 0: open. The rest: twice the number of deliveries under way.
+        @usableFromInline let gate = Atomic<Int>(0)
+
+        /// The subscriber, until it is let go of. Written only at `init` and by the one thread
+        /// that releases it (see the type's comment: nobody reads it then); read by deliveries,
+        /// which hold a count on ``gate``, and under the mutex while the phase is not terminal.
+        /// Hence `@exclusivity(unchecked)`: the protocol, not the access, keeps it exclusive.
+        @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+
+        @inlinable var open: Int { 1 }
+        @inlinable var oneDelivery: Int { 2 }
 
         @inlinable
         init(downstream: Downstream) {
-            state = LockedState(InnerState(downstream: downstream))
+            self.downstream = downstream
+        }
+
+        /// Under the mutex, for the one call that makes the phase terminal: closes the gate and
+        /// returns the subscriber if no delivery is under way (the caller releases it once the
+        /// mutex is given back); otherwise the last delivery releases it.
+        @inlinable
+        func close() -> Downstream? {
+            let before = gate.bitwiseAnd(~open, ordering: .acquiringAndReleasing).oldValue
+            guard before & ~open == 0 else { return nil }
+            return downstream.take()
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream: Downstream? = state.withLock { state in
-                guard case .awaitingSubscription = state.phase else { return nil }
-                state.phase = .subscribed(subscription)
-                return state.downstream
+            let downstream: Downstream? = state.withLock { phase in
+                guard case .awaitingSubscription = phase else { return nil }
+                phase = .subscribed(subscription)
+                gate.bitwiseOr(open, ordering: .releasing)
+                return self.downstream
             }
             downstream?.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let downstream: Downstream? = state.withLock { state in
-                guard case .subscribed = state.phase else { return nil }
-                return state.downstream
-            }
-            guard let downstream else { return .none }
-            let more = downstream.receive(input)
-            // The subscription is looked up again only when there is something to ask for: a
-            // subscriber with unlimited demand answers `.none` to every value, and copying the
-            // existential out of the lock for every value would cost it two reference counts.
+            guard enterDelivery() else { return .none }
+            let more = downstream.unsafelyUnwrapped.receive(input)
+            // The subscription is looked up only when there is something to ask for: a
+            // subscriber with unlimited demand answers `.none` to every value.
             if more > 0 { request(more) }
+            // Last: letting go of the subscriber may let go of this stage too (the subscriber
+            // holds its subscription, and the subject may already have dropped it).
+            leaveDelivery()
             return .none
+        }
+
+        /// Counts a delivery in, if the stage is open.
+        @inlinable
+        func enterDelivery() -> Bool {
+            var word = gate.load(ordering: .relaxed)
+            while word & open != 0 {
+                let (exchanged, found) = gate.weakCompareExchange(
+                    expected: word, desired: word &+ oneDelivery,
+                    successOrdering: .acquiring, failureOrdering: .relaxed)
+                if exchanged { return true }
+                word = found
+            }
+            return false
+        }
+
+        /// Counts a delivery out; the last one out of a closed stage lets go of the subscriber.
+        /// Nothing may touch `self` after it: the subscriber may hold the last reference to it.
+        @inlinable
+        func leaveDelivery() {
+            guard gate.subtract(oneDelivery, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+            // Moved out before it is released, so that a deinit it sets off (this stage's
+            // included) finds the field already empty.
+            let released = downstream.take()
+            withExtendedLifetime(released) {}
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            // The subscriber is let go of with the completion, as Apple's stage does: it usually
-            // holds this subscription, and the pair would otherwise keep each other alive.
-            let downstream: Downstream? = state.withLock { state in
-                guard case .subscribed = state.phase else { return nil }
-                state.phase = .terminal
-                return state.downstream.take()
+            // The completion counts itself in like a value, so that the subscriber it calls stays
+            // valid even when it arrives nested in a delivery; it is let go of with the
+            // completion, as Apple's stage does: it usually holds this subscription, and the pair
+            // would otherwise keep each other alive.
+            guard enterDelivery() else { return }
+            let closing: Bool = state.withLock { phase in
+                guard case .subscribed = phase else { return false }
+                phase = .terminal
+                // A delivery is under way (this one), so `close()` leaves the release to it.
+                _ = close()
+                return true
             }
-            downstream?.receive(completion: completion)
+            if closing { downstream.unsafelyUnwrapped.receive(completion: completion) }
+            leaveDelivery()
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
             guard demand > 0 else { return }
-            let subscription: (any Subscription)? = state.withLock { state in
-                if case .subscribed(let subscription) = state.phase { return subscription }
+            let subscription: (any Subscription)? = state.withLock { phase in
+                if case .subscribed(let subscription) = phase { return subscription }
                 return nil
             }
             subscription?.request(demand)
@@ -182,14 +239,21 @@ extension Publishers.Multicast {
 
         @inlinable
         func cancel() {
-            let subscription: (any Subscription)? = state.withLock { state in
-                defer {
-                    state.phase = .terminal
-                    state.downstream = nil
+            let (subscription, released): ((any Subscription)?, Downstream?) = state.withLock { phase in
+                switch phase {
+                case .terminal:
+                    return (nil, nil)
+                case .awaitingSubscription:
+                    phase = .terminal
+                    return (nil, close())
+                case .subscribed(let subscription):
+                    phase = .terminal
+                    return (subscription, close())
                 }
-                if case .subscribed(let subscription) = state.phase { return subscription }
-                return nil
             }
+            // The subscriber, if nothing is delivering to it, is let go of before the subject
+            // hears of the cancel, and outside the mutex (its deinit may run).
+            withExtendedLifetime(released) {}
             subscription?.cancel()
         }
 

@@ -26,9 +26,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline typealias Input = Downstream.Output
     @usableFromInline typealias Failure = Downstream.Failure
 
-    /// Never reassigned after `init`; only the runtime clears it when the subject goes away.
+    /// Only the runtime clears it, when the subject goes away. A `let`, so that reading it for
+    /// every value costs no dynamic exclusivity check.
     @usableFromInline
-    weak var subject: Downstream?
+    weak let subject: Downstream?
 
     /// Upstream subscription, guarded by its own lock; never used while the lock is held.
     @usableFromInline

@@ -1,5 +1,6 @@
 import Combine
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -247,5 +248,190 @@ struct MulticastTests {
             #expect(recorder.completions.count <= 1)
         }
         connection.cancel()
+    }
+
+    @Test func aCancelFromAnotherThreadDuringADeliveryReleasesTheSubscriberWhenTheDeliveryReturns() {
+        // The subscriber is not let go of under the feet of the call running on another thread;
+        // it goes as soon as that call returns, and nothing sent after the cancel reaches it.
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
+        let connection = multicast.connect()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let values = Locked<[Int]>([])
+        weak var weakSubscriber: ClosureSubscriber<Never>?
+        let subscription: (any Subscription)?
+        do {
+            let subscriber = ClosureSubscriber<Never>(onValue: { value in
+                values.append(value)
+                if value == 1 {
+                    entered.signal()
+                    proceed.wait()
+                }
+            })
+            weakSubscriber = subscriber
+            multicast.subscribe(subscriber)
+            subscription = subscriber.subscription
+        }
+        #expect(subscription != nil)
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            subject.send(0)
+            subject.send(1)
+            sent.signal()
+        }.start()
+        entered.wait()
+        subscription?.cancel()
+        #expect(weakSubscriber != nil)
+        proceed.signal()
+        sent.wait()
+        #expect(weakSubscriber == nil)
+        subject.send(2)
+        #expect(values.current == [0, 1])
+        connection.cancel()
+    }
+
+    @Test func aCompletionSentFromInsideADeliveryReachesTheSubscriberOnceAndReleasesIt() {
+        let subject = PassthroughSubject<Int, Boom>()
+        let multicast = subject.multicast { PassthroughSubject<Int, Boom>() }
+        let connection = multicast.connect()
+        let events = Locked<[String]>([])
+        weak var weakSubscriber: ClosureSubscriber<Boom>?
+        do {
+            let subscriber = ClosureSubscriber<Boom>(
+                onValue: { value in
+                    events.append("value \(value)")
+                    if value == 1 { subject.send(completion: .failure(.boom)) }
+                    events.append("returned \(value)")
+                },
+                onCompletion: { events.append($0 == .failure(.boom) ? "failure" : "finished") })
+            weakSubscriber = subscriber
+            multicast.subscribe(subscriber)
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(events.current == ["value 1", "failure", "returned 1"])
+        #expect(weakSubscriber == nil)
+        connection.cancel()
+    }
+
+    @Test(arguments: [false, true])
+    func aCancelFromAnotherThreadDuringAStreamOfValues(throughShare: Bool) {
+        // A subscriber with no lock of its own: the stage must keep every call into it apart and
+        // make each happen before the next one and before the subscriber's release. After
+        // `cancel()` returns, at most the delivery already under way reaches it.
+        for round in 0..<200 {
+            let subject = PassthroughSubject<Int, Never>()
+            let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
+            let connection = throughShare ? nil : multicast.connect()
+            let shared = subject.share()
+            let seen = SeenCount()
+            let report = Locked<[UnlockedSubscriber.Report]>([])
+            weak var weakSubscriber: UnlockedSubscriber?
+            let subscription: (any Subscription)?
+            do {
+                let subscriber = UnlockedSubscriber(seen: seen, report: report)
+                weakSubscriber = subscriber
+                if throughShare { shared.subscribe(subscriber) } else { multicast.subscribe(subscriber) }
+                subscription = subscriber.subscription
+            }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                for value in 0..<2_000 { subject.send(value) }
+                done.signal()
+            }.start()
+            let threshold = round % 50
+            while seen.count < threshold {}
+            subscription?.cancel()
+            let seenAtCancel = seen.count
+            done.wait()
+            #expect(weakSubscriber == nil)
+            let reports = report.current
+            #expect(reports.count == 1)
+            if let last = reports.first {
+                #expect(last.consecutiveFromZero)
+                #expect(!last.completed)
+                #expect(last.count >= threshold)
+                #expect(last.count <= seenAtCancel + 1)
+            }
+            connection?.cancel()
+        }
+    }
+}
+
+/// A subscriber that runs closures, holds its subscription (as `sink` does) and asks for
+/// everything.
+private final class ClosureSubscriber<Failure: Error>: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+
+    let onValue: (Int) -> Void
+    let onCompletion: (Subscribers.Completion<Failure>) -> Void
+    private(set) var subscription: (any Subscription)?
+
+    init(onValue: @escaping (Int) -> Void, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void = { _ in }) {
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        onValue(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion) }
+}
+
+/// How many values a subscriber has started to handle, readable from another thread.
+private final class SeenCount: Sendable {
+    private let seen = Atomic<Int>(0)
+    func increment() { seen.add(1, ordering: .releasing) }
+    var count: Int { seen.load(ordering: .acquiring) }
+}
+
+/// Records values in plain stored properties, with no lock: only the stage's serialisation keeps
+/// it sound (the thread sanitizer checks). Reports what it saw from its deinit, on whichever
+/// thread lets go of it last. Holds its subscription, as `sink` does.
+private final class UnlockedSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    struct Report {
+        var count: Int
+        var consecutiveFromZero: Bool
+        var completed: Bool
+    }
+
+    private(set) var subscription: (any Subscription)?
+    private var values: [Int] = []
+    private var completed = false
+    private let seen: SeenCount
+    private let report: Locked<[Report]>
+
+    init(seen: SeenCount, report: Locked<[Report]>) {
+        self.seen = seen
+        self.report = report
+    }
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        seen.increment()
+        values.append(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) { completed = true }
+
+    deinit {
+        let consecutive = values.enumerated().allSatisfy { $0.offset == $0.element }
+        report.append(Report(count: values.count, consecutiveFromZero: consecutive, completed: completed))
     }
 }
