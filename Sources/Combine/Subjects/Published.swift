@@ -10,6 +10,11 @@ import TributaryLocks
 /// while the property still holds the old one. In a class that conforms to ``ObservableObject``,
 /// each change also fires `objectWillChange` first.
 ///
+/// Reading the property takes no lock, and a set that finds nobody else delivering costs two
+/// compare-and-swaps on top of `objectWillChange`'s. A subscriber that arrives while another
+/// thread's set is being delivered receives, as its first value, the value that set stores, right
+/// after that delivery.
+///
 /// `@Published` is only available on properties of classes, as on Apple's platforms.
 @propertyWrapper
 public struct Published<Value> {
