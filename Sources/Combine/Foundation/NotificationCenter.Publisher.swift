@@ -45,7 +45,10 @@ extension NotificationCenter {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
+            // Inlinable, so that the subscriber is wrapped where its type is known and the
+            // stages below this publisher run specialised code.
             let observation = Observation(downstream: AnySubscriber(subscriber))
             subscriber.receive(subscription: observation)
             observation.start(center: center, name: name, object: object)
@@ -63,7 +66,8 @@ extension NotificationCenter.Publisher: Equatable {
 
 extension NotificationCenter.Publisher {
     /// One subscriber's observer registration. (`@unchecked Sendable`: state is behind a lock.)
-    fileprivate final class Observation: Subscription, ReflectsAsOperator, @unchecked Sendable
+    @usableFromInline
+    final class Observation: Subscription, ReflectsAsOperator, @unchecked Sendable
     {
         private struct State {
             var demand: Subscribers.Demand = .none
@@ -74,10 +78,12 @@ extension NotificationCenter.Publisher {
 
         private let state: LockedState<State>
 
+        @usableFromInline
         init(downstream: AnySubscriber<Notification, Never>) {
             state = LockedState(State(downstream: downstream))
         }
 
+        @usableFromInline
         func start(center: NotificationCenter, name: Notification.Name, object: AnyObject?) {
             guard state.withLock({ $0.downstream != nil }) else { return }
             let token = center.addObserver(forName: name, object: object, queue: nil) { [weak self] notification in
@@ -103,10 +109,14 @@ extension NotificationCenter.Publisher {
             if more > .none { state.withLock { $0.demand += more } }
         }
 
+        @usableFromInline
+
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on NotificationCenter.Publisher")
             state.withLock { $0.demand += demand }
         }
+
+        @usableFromInline
 
         func cancel() {
             let (center, token) = state.withLock { state -> (NotificationCenter?, (any NSObjectProtocol)?) in
@@ -119,6 +129,8 @@ extension NotificationCenter.Publisher {
             }
             if let center, let token { center.removeObserver(token) }
         }
+
+        @usableFromInline
 
         var description: String { "NotificationCenter Observer" }
     }

@@ -94,10 +94,19 @@ extension Timer {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            let side = Side(publisher: self, downstream: AnySubscriber(subscriber))
+            // Inlinable, so that the subscriber is wrapped where its type is known and the
+            // stages below this publisher run specialised code.
+            subscriber.receive(subscription: attach(AnySubscriber(subscriber)))
+        }
+
+        /// Adds a side for `downstream` to the ones each tick goes to.
+        @usableFromInline
+        func attach(_ downstream: AnySubscriber<Date, Never>) -> any Subscription {
+            let side = Side(publisher: self, downstream: downstream)
             state.withLock { $0.sides.append(side) }
-            subscriber.receive(subscription: side)
+            return side
         }
 
         /// Starts the shared timer (if it is not running yet; connecting again returns a handle to

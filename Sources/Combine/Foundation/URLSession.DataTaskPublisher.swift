@@ -50,7 +50,10 @@ extension URLSession {
         }
 
         /// Attaches `subscriber`; the type's documentation describes what it receives.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // Inlinable, so that the subscriber is wrapped where its type is known and the
+            // stages below this publisher run specialised code.
             subscriber.receive(subscription: Inner(downstream: AnySubscriber(subscriber), request: request, session: session))
         }
     }
@@ -59,7 +62,8 @@ extension URLSession {
 extension URLSession.DataTaskPublisher {
     /// One subscriber's data task. (`@unchecked Sendable`: all state is behind a lock; the task's
     /// completion handler runs on the session's queue.)
-    fileprivate final class Inner: Subscription, ReflectsAsOperator, @unchecked Sendable
+    @usableFromInline
+    final class Inner: Subscription, ReflectsAsOperator, @unchecked Sendable
     {
         private struct State {
             var downstream: AnySubscriber<Output, Failure>?
@@ -70,9 +74,12 @@ extension URLSession.DataTaskPublisher {
 
         private let state: LockedState<State>
 
+        @usableFromInline
         init(downstream: AnySubscriber<Output, Failure>, request: URLRequest, session: URLSession) {
             state = LockedState(State(downstream: downstream, request: request, session: session))
         }
+
+        @usableFromInline
 
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on URLSession.DataTaskPublisher")
@@ -127,6 +134,8 @@ extension URLSession.DataTaskPublisher {
             }
         }
 
+        @usableFromInline
+
         func cancel() {
             let task = state.withLock { state -> URLSessionDataTask? in
                 defer {
@@ -139,6 +148,8 @@ extension URLSession.DataTaskPublisher {
             }
             task?.cancel()
         }
+
+        @usableFromInline
 
         var description: String { "DataTaskPublisher" }
     }
