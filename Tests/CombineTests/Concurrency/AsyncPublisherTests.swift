@@ -57,9 +57,14 @@ struct AsyncPublisherTests {
             for await value in probe.values { received.append(value) }
             return received
         }
-        #expect(await eventually { probe.requests.count == 1 })
+        // Generous windows: the task may wait for a pool thread while other tests block theirs. A
+        // value sent before the iterator asks would stop the process, so nothing is sent then.
+        guard await eventually(within: 60, { probe.requests.count == 1 }) else {
+            Issue.record("the consuming task never asked for a value")
+            return consumer.cancel()
+        }
         probe.send(1)
-        #expect(await eventually { probe.requests.count == 2 })
+        #expect(await eventually(within: 60) { probe.requests.count == 2 })
         consumer.cancel()
         #expect(await consumer.value == [1], "the loop ends normally on cancellation")
         #expect(probe.weakSubscription?.isCancelled ?? true)
