@@ -110,14 +110,12 @@ extension NotificationCenter.Publisher {
         }
 
         @usableFromInline
-
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on NotificationCenter.Publisher")
             state.withLock { $0.demand += demand }
         }
 
         @usableFromInline
-
         func cancel() {
             let (center, token) = state.withLock { state -> (NotificationCenter?, (any NSObjectProtocol)?) in
                 defer {
@@ -131,7 +129,6 @@ extension NotificationCenter.Publisher {
         }
 
         @usableFromInline
-
         var description: String { "NotificationCenter Observer" }
     }
 }

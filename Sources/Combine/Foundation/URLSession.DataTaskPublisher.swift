@@ -80,7 +80,6 @@ extension URLSession.DataTaskPublisher {
         }
 
         @usableFromInline
-
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Subscription.request(_:) on URLSession.DataTaskPublisher")
             // As Apple's: the first request creates the task, and every request resumes it (a
@@ -135,7 +134,6 @@ extension URLSession.DataTaskPublisher {
         }
 
         @usableFromInline
-
         func cancel() {
             let task = state.withLock { state -> URLSessionDataTask? in
                 defer {
@@ -150,7 +148,6 @@ extension URLSession.DataTaskPublisher {
         }
 
         @usableFromInline
-
         var description: String { "DataTaskPublisher" }
     }
 }

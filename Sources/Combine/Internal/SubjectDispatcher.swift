@@ -498,7 +498,7 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         } else {
             // Something needs the mutex (a queued job, a changed list): store as the holder,
             // then give the role back through the mutex.
-            previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
+            previous = storeAsHolder(value)
             drain()
         }
         // Released when the send is over: its deinit may be anyone's code.
@@ -506,11 +506,11 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     }
 
     /// Makes `value` the current value after its delivery, by the thread that holds the role
-    /// (``storesAfterDelivery``); the replaced value is released on return, outside the freeze.
-    @inlinable
-    func storeAsHolder(_ value: Output) {
-        let previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
-        withExtendedLifetime(previous) {}
+    /// (``storesAfterDelivery``). Returns the replaced value, for the caller to release outside
+    /// the freeze.
+    @inlinable @discardableResult
+    func storeAsHolder(_ value: Output) -> Output? {
+        replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
     }
 
     /// The value a new subscriber receives first, given what was read when it asked: read again

@@ -110,12 +110,10 @@ extension Publishers.HandleEvents {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let receiveSubscription: ((any Subscription) -> Void)?
-        /// The value closure, or one that does nothing when there is none (``observesOutput``
-        /// tells which). Kept non-optional: calling a closure stored in a `let` of the stage
-        /// needs no reference counting, while unwrapping an optional one retains and releases its
-        /// context around every call.
+        /// The value closure, or one that does nothing when there is none. Kept non-optional:
+        /// calling a closure stored in a `let` of the stage needs no reference counting, while
+        /// unwrapping an optional one retains and releases its context around every call.
         @usableFromInline let receiveOutput: (Upstream.Output) -> Void
-        @usableFromInline let observesOutput: Bool
         @usableFromInline let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
         @usableFromInline let receiveCancel: (() -> Void)?
         @usableFromInline let receiveRequest: ((Subscribers.Demand) -> Void)?
@@ -129,7 +127,6 @@ extension Publishers.HandleEvents {
             self.downstream = downstream
             receiveSubscription = handlers.receiveSubscription
             receiveOutput = handlers.receiveOutput ?? { _ in }
-            observesOutput = handlers.receiveOutput != nil
             receiveCompletion = handlers.receiveCompletion
             receiveCancel = handlers.receiveCancel
             receiveRequest = handlers.receiveRequest
@@ -148,7 +145,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            if observesOutput, !isCancelled { receiveOutput(input) }
+            if !isCancelled { receiveOutput(input) }
             let more = downstream.receive(input)
             if let receiveRequest, more != .none, !isCancelled { receiveRequest(more) }
             return more

@@ -244,11 +244,7 @@ extension Publishers.Buffer {
         /// release, outside the lock.
         @inlinable
         mutating func cancel() -> (any Subscription, DeliveryQueue<Upstream.Output>)? {
-            let held: (any Subscription)?
-            switch phase {
-            case .subscribed(let subscription), .finished(let subscription): held = subscription
-            default: held = nil
-            }
+            let held = phase.upstream
             // A cancel before the subscription arrives does nothing, as Apple's stage.
             switch phase {
             case .terminal, .awaitingSubscription: return nil
