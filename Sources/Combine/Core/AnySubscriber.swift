@@ -86,10 +86,18 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
     ) {
         combineIdentifier = CombineIdentifier()
+        // Each closure is unwrapped with `if let`, not `??`: the generic `??` would wrap it in a
+        // pair of reabstraction thunks, paid on every event.
+        let onSubscription: (any Subscription) -> Void
+        if let receiveSubscription { onSubscription = receiveSubscription } else { onSubscription = { _ in } }
+        let onValue: (Input) -> Subscribers.Demand
+        if let receiveValue { onValue = receiveValue } else { onValue = { _ in .none } }
+        let onCompletion: (Subscribers.Completion<Failure>) -> Void
+        if let receiveCompletion { onCompletion = receiveCompletion } else { onCompletion = { _ in } }
         box = Box(
-            receiveSubscription: receiveSubscription ?? { _ in },
-            receiveValue: receiveValue ?? { _ in .none },
-            receiveCompletion: receiveCompletion ?? { _ in },
+            receiveSubscription: onSubscription,
+            receiveValue: onValue,
+            receiveCompletion: onCompletion,
             describe: { "Anonymous AnySubscriber" },
             reflect: nil,
             playground: nil

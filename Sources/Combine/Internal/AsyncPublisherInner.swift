@@ -36,25 +36,23 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         @inlinable init(_ result: Result<Output?, Failure>) { self.result = result }
     }
 
+    /// Where the subscription stands. The subscription itself is kept apart, in
+    /// ``State/subscription``: an enum carrying an `any Subscription` would be copied through its
+    /// value witnesses at every switch, and this one is switched over on every value.
     @usableFromInline
     enum Upstream {
         /// Not subscribed yet; the `next()` calls already waiting are requested on arrival.
         case awaitingSubscription
-        case subscribed(any Subscription)
+        case subscribed
         /// Finished, failed or cancelled; the subscription has been released.
         case terminal
-
-        /// The subscription while connected.
-        @inlinable
-        var subscription: (any Subscription)? {
-            if case .subscribed(let subscription) = self { return subscription }
-            return nil
-        }
     }
 
     @usableFromInline
     struct State {
         @usableFromInline var upstream: Upstream = .awaitingSubscription
+        /// The subscription while `upstream` is `subscribed`.
+        @usableFromInline var subscription: (any Subscription)?
         /// The `next()` calls waiting for a value, oldest first.
         @usableFromInline var waiting = Waiters()
         /// One per `next()` made before the subscription arrived; requested together on arrival.
@@ -62,6 +60,12 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         /// A completion that arrived while no `next()` was waiting; reported by the next call.
         /// `.some(nil)` after it has been reported (and after cancellation): later calls end.
         @usableFromInline var completion: Subscribers.Completion<Failure>??
+        /// Requests made by `next()` calls that have not registered a continuation yet (see
+        /// ``AsyncPublisherInner/next()``): a value arriving for one of them while nobody waits
+        /// goes to `ready`.
+        @usableFromInline var unclaimed = 0
+        /// Values that answered such requests, oldest first, for those calls to take.
+        @usableFromInline var ready = DeliveryQueue<Output>()
 
         @inlinable init() {}
     }
@@ -124,7 +128,8 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         let action: SubscriptionAction = state.withLock { state in
             switch state.upstream {
             case .awaitingSubscription:
-                state.upstream = .subscribed(subscription)
+                state.upstream = .subscribed
+                state.subscription = subscription
                 defer { state.pendingDemand = 0 }
                 return state.pendingDemand == 0 ? .nothing : .request(state.pendingDemand)
             case .subscribed, .terminal:
@@ -159,8 +164,13 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
                 state.pendingDemand = 0
                 return .endAll(state.waiting.takeAll())
             case .subscribed:
-                guard let oldest = state.waiting.popFirst() else { return .violation }
-                return .deliver(oldest)
+                if let oldest = state.waiting.popFirst() { return .deliver(oldest) }
+                guard state.unclaimed > 0 else { return .violation }
+                // The value answers a request whose `next()` has not suspended: it takes the
+                // value when the request returns, without suspending.
+                state.unclaimed -= 1
+                state.ready.append(input)
+                return .ignore
             case .terminal:
                 return .ignore
             }
@@ -186,18 +196,19 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// after the first ends any waiting calls with `nil`.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let (waiting, first): ([Continuation], Bool) = state.withLock { state in
+        let (waiting, first, released): ([Continuation], Bool, (any Subscription)?) = state.withLock { state in
             switch state.upstream {
             case .awaitingSubscription:
-                return ([], false)
+                return ([], false, nil)
             case .subscribed:
                 state.upstream = .terminal
                 state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)
-                return (state.waiting.takeAll(), true)
+                return (state.waiting.takeAll(), true, state.subscription.take())
             case .terminal:
-                return (state.waiting.takeAll(), false)
+                return (state.waiting.takeAll(), false, nil)
             }
         }
+        withExtendedLifetime(released) {}
         for (index, continuation) in waiting.enumerated() {
             let result = first && index == 0 ? Self.result(of: completion) : .success(nil)
             continuation.resume(returning: Delivery(result))
@@ -210,44 +221,113 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// Called by the cancellation handler of any iterating task and when the iterator is discarded.
     @inlinable
     func cancel() {
-        let (subscription, waiting): ((any Subscription)?, [Continuation]) = state.withLock { state in
-            let subscription = state.upstream.subscription
+        let (subscription, waiting, dropped): ((any Subscription)?, [Continuation], DeliveryQueue<Output>) = state.withLock { state in
+            let subscription = state.subscription.take()
             state.upstream = .terminal
             state.pendingDemand = 0
+            state.unclaimed = 0
+            let dropped = state.ready.takeAll()
             // A completion that arrived earlier and was not reported yet is kept for next().
             if state.completion == nil { state.completion = .some(nil) }
-            return (subscription, state.waiting.takeAll())
+            return (subscription, state.waiting.takeAll(), dropped)
         }
         subscription?.cancel()
         for continuation in waiting { continuation.resume(returning: Delivery(.success(nil))) }
+        withExtendedLifetime(dropped) {}
     }
 
     // MARK: Iteration
 
     /// The body of both iterators' `next()`: asks for one value and suspends until it, the
     /// completion, or cancellation of the calling task arrives.
+    ///
+    /// When the upstream answers the request before `request(_:)` returns (a `buffer` holding
+    /// values, a synchronous publisher), the call takes the value then and does not suspend: it
+    /// makes no continuation and no cancellation handler. The upstream sees the same
+    /// `request(.max(1))` per call either way.
     @inlinable
     func next() async -> Result<Output?, Failure> {
-        await withTaskCancellationHandler {
+        var requested = false
+        if !Task.isCancelled {
+            switch nextWithoutSuspending() {
+            case .done(let result): return result
+            case .suspend(let made): requested = made
+            }
+        }
+        return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: Continuation) in
-                self.enqueue(continuation)
+                self.enqueue(continuation, requested: requested)
             }.result
         } onCancel: {
             self.cancel()
         }
     }
 
+    /// How the part of `next()` that does not suspend ended.
+    @usableFromInline
+    enum Attempt {
+        case done(Result<Output?, Failure>)
+        /// The call must wait; `requested` says whether its value has been requested already.
+        case suspend(requested: Bool)
+    }
+
+    /// The part of `next()` that does not suspend: a value already answered, a stored
+    /// completion, or a request that the upstream answers before it returns.
     @inlinable
-    func enqueue(_ continuation: Continuation) {
-        let action: NextAction = state.withLock { state in
-            if let pending = state.completion {
-                // Terminal: report a stored completion once, then end.
-                state.completion = .some(nil)
-                return .resume(pending.map(Self.result(of:)) ?? .success(nil))
+    func nextWithoutSuspending() -> Attempt {
+        let first: FirstStep = state.withLock { state in
+            if let result = Self.takeAnswer(&state) { return .answered(result) }
+            guard case .subscribed = state.upstream, let subscription = state.subscription else { return .suspend }
+            // Counted until the value arrives, or the call's continuation takes its place in
+            // `waiting`.
+            state.unclaimed += 1
+            return .request(subscription)
+        }
+        switch first {
+        case .answered(let result):
+            return .done(result)
+        case .suspend:
+            return .suspend(requested: false)
+        case .request(let subscription):
+            subscription.request(.max(1))
+            return state.withLock { state in
+                if let result = Self.takeAnswer(&state) { return .done(result) }
+                return .suspend(requested: true)
             }
+        }
+    }
+
+    /// What the first look at the state tells a `next()` to do.
+    @usableFromInline
+    enum FirstStep {
+        case answered(Result<Output?, Failure>)
+        case request(any Subscription)
+        /// Not subscribed yet: the suspending path records the demand for the subscription.
+        case suspend
+    }
+
+    /// A value that answered an earlier request, or else the stored completion (reported once,
+    /// later calls get `nil`); `nil` when there is neither.
+    @inlinable
+    static func takeAnswer(_ state: inout State) -> Result<Output?, Failure>? {
+        if let value = state.ready.popFirst() { return .success(value) }
+        guard let pending = state.completion else { return nil }
+        state.completion = .some(nil)
+        return pending.map(Self.result(of:)) ?? .success(nil)
+    }
+
+    /// Registers a suspended `next()`; requests its value unless `requested`.
+    @inlinable
+    func enqueue(_ continuation: Continuation, requested: Bool) {
+        let action: NextAction = state.withLock { state in
+            if let result = Self.takeAnswer(&state) { return .resume(result) }
             state.waiting.append(continuation)
             switch state.upstream {
-            case .subscribed(let subscription): return .request(subscription)
+            case .subscribed:
+                guard requested else { return state.subscription.map(NextAction.request) ?? .wait }
+                // The request this call made is now the waiter's.
+                state.unclaimed -= 1
+                return .wait
             case .awaitingSubscription:
                 state.pendingDemand += 1
                 return .wait

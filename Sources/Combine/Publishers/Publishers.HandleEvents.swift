@@ -126,7 +126,13 @@ extension Publishers.HandleEvents {
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
             self.downstream = downstream
             receiveSubscription = handlers.receiveSubscription
-            receiveOutput = handlers.receiveOutput ?? { _ in }
+            // Unwrapped with `if let`, not `??`: the generic `??` would wrap the closure in a
+            // pair of reabstraction thunks, paid on every value.
+            if let receiveOutput = handlers.receiveOutput {
+                self.receiveOutput = receiveOutput
+            } else {
+                self.receiveOutput = { _ in }
+            }
             receiveCompletion = handlers.receiveCompletion
             receiveCancel = handlers.receiveCancel
             receiveRequest = handlers.receiveRequest

@@ -33,6 +33,8 @@ struct AsyncPublisherTests {
         #expect(subscription?.requests == Array(repeating: .max(1), count: 6))
     }
 
+    /// Each value is handed over inside `request(_:)`, so no `next()` suspends; the completion
+    /// comes inside the request answered by the last value.
     @Test func forAwaitOverASynchronousPublisher() async {
         var received: [Int] = []
         for await value in AsyncProbeRange(1...100).values { received.append(value) }
@@ -207,6 +209,18 @@ extension AsyncPublisherTests {
         #expect(upstream.calls == Array(repeating: .request(.max(1)), count: 4))
     }
 
+    /// Every request is answered from another thread, so an answer may arrive while the `next()`
+    /// that asked is between its request and its suspension, or after it has suspended: each value
+    /// still arrives once and in order, and each call requests exactly once.
+    @Test func answersRacingTheSuspensionAreNeitherLostNorRequestedTwice() async {
+        let count = 5_000
+        let upstream = AsyncProbeEchoPublisher(count: count)
+        var received: [Int] = []
+        for await value in upstream.values { received.append(value) }
+        #expect(received == Array(0..<count))
+        #expect(upstream.requests == Array(repeating: .max(1), count: count + 1))
+    }
+
     @Test func aBufferInFrontLetsASlowConsumerCatchUp() async {
         let subject = PassthroughSubject<Int, Never>()
         // Without a buffer, values sent before the consumer asks are lost.
@@ -322,5 +336,54 @@ struct AsyncProbeRange: Publisher, Sendable {
         func cancel() {
             lock.withLock { subscriber = nil }
         }
+    }
+}
+
+/// A publisher of `0..<count` that answers each request of one from a serial queue of its own,
+/// then finishes at the request after the last value.
+final class AsyncProbeEchoPublisher: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+    private let count: Int
+    private let lock = NSLock()
+    private var recorded: [Subscribers.Demand] = []
+    var requests: [Subscribers.Demand] { lock.withLock { recorded } }
+
+    init(count: Int) { self.count = count }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscriber.receive(subscription: Echo(publisher: self, subscriber: AnySubscriber(subscriber)))
+    }
+
+    private func record(_ demand: Subscribers.Demand) { lock.withLock { recorded.append(demand) } }
+
+    /// Touched by the requesting thread (`request`, which only records and hands over) and by
+    /// the serial queue (everything else).
+    private final class Echo: Subscription, @unchecked Sendable {
+        let publisher: AsyncProbeEchoPublisher
+        let subscriber: AnySubscriber<Int, Never>
+        let queue = DispatchQueue(label: "AsyncProbeEchoPublisher")
+        var next = 0
+
+        init(publisher: AsyncProbeEchoPublisher, subscriber: AnySubscriber<Int, Never>) {
+            self.publisher = publisher
+            self.subscriber = subscriber
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            publisher.record(demand)
+            queue.async { self.answer() }
+        }
+
+        private func answer() {
+            if next < publisher.count {
+                _ = subscriber.receive(next)
+                next += 1
+            } else {
+                subscriber.receive(completion: .finished)
+            }
+        }
+
+        func cancel() {}
     }
 }

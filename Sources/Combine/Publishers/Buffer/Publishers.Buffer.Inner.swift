@@ -87,9 +87,8 @@ extension Publishers.Buffer {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let (mustDrain, discarded) = state.withLock { $0.completed(completion) }
-            _ = discarded
-            if mustDrain { drain() }
+            let completed = state.withLock { $0.completed(completion) }
+            if completed.drain { drain() }
         }
 
         @inlinable
@@ -107,9 +106,8 @@ extension Publishers.Buffer {
 
         @inlinable
         func cancel() {
-            guard let (subscription, discarded) = state.withLock({ $0.cancel() }) else { return }
-            _ = discarded
-            subscription.cancel()
+            let cancelled = state.withLock { $0.cancel() }
+            cancelled.toCancel?.cancel()
         }
 
         @usableFromInline var description: String { "Buffer" }

@@ -7,29 +7,33 @@ extension Publishers.Buffer {
     /// or values run out; anyone else only updates the state, and the drainer picks it up.
     @usableFromInline
     struct StateMachine {
+        /// Where the upstream stands. The subscription itself is kept apart, in `held`, so that
+        /// the checks made on every value and request switch over a plain enum: an enum carrying
+        /// an `any Subscription` is copied through its value witnesses at each switch.
         @usableFromInline
-        enum Phase {
+        enum Stage {
             case awaitingSubscription
-            case subscribed(any Subscription)
+            case subscribed
             /// The upstream has finished. Its subscription is still held (a cancel still reaches
             /// it) and values it still sends are buffered, as Apple's stage does; `finished` waits
             /// in `pendingCompletion` until the buffer is empty and the subscriber has demand left.
             /// Later completions are ignored.
-            case finished(any Subscription)
+            case finished
             /// A failure (the upstream's, or the overflow error) waits in `pendingCompletion`
             /// behind the values still buffered; it needs no demand. Later values are ignored. After
             /// an overflow the (cancelled) subscription is held until the failure goes out.
+            case failing
+            case terminal
+        }
+
+        /// The stage with its subscription, as the stage's mirror shows it.
+        @usableFromInline
+        enum Phase {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case finished(any Subscription)
             case failing((any Subscription)?)
             case terminal
-
-            /// The upstream subscription while values may still come from it.
-            @inlinable
-            var upstream: (any Subscription)? {
-                switch self {
-                case .subscribed(let subscription), .finished(let subscription): return subscription
-                case .awaitingSubscription, .failing, .terminal: return nil
-                }
-            }
         }
 
         /// What the upstream's value asks the caller to do.
@@ -43,6 +47,26 @@ extension Publishers.Buffer {
             /// The buffer is full and the strategy is `customError`: cancel the subscription,
             /// make the error and pass it to ``failed(_:)``.
             case overflow(any Subscription, () -> Upstream.Failure)
+        }
+
+        /// The upstream subscription while values may still come from it.
+        @inlinable
+        var upstream: (any Subscription)? {
+            switch stage {
+            case .subscribed, .finished: return held
+            case .awaitingSubscription, .failing, .terminal: return nil
+            }
+        }
+
+        @usableFromInline
+        var phase: Phase {
+            switch stage {
+            case .awaitingSubscription: return .awaitingSubscription
+            case .subscribed: return held.map(Phase.subscribed) ?? .terminal
+            case .finished: return held.map(Phase.finished) ?? .terminal
+            case .failing: return .failing(held)
+            case .terminal: return .terminal
+            }
         }
 
         @inlinable
@@ -66,7 +90,10 @@ extension Publishers.Buffer {
         @usableFromInline let prefetch: Publishers.PrefetchStrategy
         @usableFromInline let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
 
-        @usableFromInline var phase: Phase = .awaitingSubscription
+        @usableFromInline var stage: Stage = .awaitingSubscription
+        /// The upstream subscription: from its arrival until the completion goes out or the
+        /// subscriber cancels (a failure of the upstream lets go of it at once).
+        @usableFromInline var held: (any Subscription)?
         @usableFromInline var buffer = DeliveryQueue<Upstream.Output>()
         /// What the subscriber has asked for and not received.
         @usableFromInline var demand: Subscribers.Demand = .none
@@ -86,8 +113,9 @@ extension Publishers.Buffer {
         /// `nil` if it must be cancelled.
         @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
-            guard case .awaitingSubscription = phase else { return nil }
-            phase = .subscribed(subscription)
+            guard case .awaitingSubscription = stage else { return nil }
+            stage = .subscribed
+            held = subscription
             // The caller is the drainer until it has handed the subscription down: whatever a
             // synchronous upstream sends in answer to the prefetch waits until then.
             role.take()
@@ -102,7 +130,7 @@ extension Publishers.Buffer {
         mutating func topUp() -> Subscribers.Demand {
             // A finished upstream is still asked for what the delivered values left missing:
             // Apple's stage does not look at the upstream's state before asking.
-            switch phase {
+            switch stage {
             case .subscribed, .finished: break
             case .awaitingSubscription, .failing, .terminal: return .none
             }
@@ -124,13 +152,13 @@ extension Publishers.Buffer {
             // The subscription is copied out only when there is something to ask for: this runs
             // on every request of a subscriber that asks one value at a time (`values`).
             let more = topUp()
-            guard more > 0, let subscription = phase.upstream else { return nil }
+            guard more > 0, let subscription = upstream else { return nil }
             return (subscription, more)
         }
 
         @inlinable
         mutating func value(_ value: Upstream.Output) -> ValueAction {
-            switch phase {
+            switch stage {
             case .subscribed, .finished: break
             case .awaitingSubscription, .failing, .terminal: return .none
             }
@@ -151,8 +179,8 @@ extension Publishers.Buffer {
                     buffer.append(value)
                 case .customError(let makeError):
                     // Only here is the subscription copied out (it is cancelled outside the lock).
-                    guard let subscription = phase.upstream else { return .none }
-                    phase = .failing(subscription)
+                    guard let subscription = upstream else { return .none }
+                    stage = .failing
                     return .overflow(subscription, makeError)
                 }
             }
@@ -167,35 +195,47 @@ extension Publishers.Buffer {
         /// deliver it. It is queued behind the values already buffered.
         @inlinable
         mutating func failed(_ error: Upstream.Failure) -> Bool {
-            guard case .failing = phase else { return false }
+            guard case .failing = stage else { return false }
             if case .failure? = pendingCompletion { return false }
             pendingCompletion = .failure(error)
             guard role.tryTake() else { return false }
             return true
         }
 
-        /// The upstream completed: whether the caller is now the drainer. A failure discards
-        /// the buffer (returned for release) so it is delivered at once; `finished` waits.
+        /// What a completion of the upstream leaves for the caller: whether it is now the
+        /// drainer, and what to release outside the lock.
+        @usableFromInline
+        struct Completed {
+            @usableFromInline var drain = false
+            @usableFromInline var discarded = DeliveryQueue<Upstream.Output>()
+            @usableFromInline var released: (any Subscription)?
+
+            @inlinable init() {}
+        }
+
+        /// The upstream completed. A failure discards the buffer and lets go of the
+        /// subscription (both returned for release), so it is delivered at once; `finished` waits.
         @inlinable
-        mutating func completed(_ completion: Subscribers.Completion<Upstream.Failure>) -> (drain: Bool, discarded: DeliveryQueue<Upstream.Output>) {
-            guard case .subscribed(let subscription) = phase else { return (false, DeliveryQueue()) }
-            var discarded = DeliveryQueue<Upstream.Output>()
+        mutating func completed(_ completion: Subscribers.Completion<Upstream.Failure>) -> Completed {
+            var result = Completed()
+            guard case .subscribed = stage else { return result }
             switch completion {
             case .finished:
-                phase = .finished(subscription)
+                stage = .finished
             case .failure:
-                phase = .failing(nil)
-                discarded = buffer.takeAll()
+                stage = .failing
+                result.released = held.take()
+                result.discarded = buffer.takeAll()
             }
             pendingCompletion = completion
-            guard role.tryTake() else { return (false, discarded) }
-            return (true, discarded)
+            result.drain = role.tryTake()
+            return result
         }
 
         /// The subscriber asked for more: whether the caller is now the drainer.
         @inlinable
         mutating func request(_ more: Subscribers.Demand) -> Bool {
-            switch phase {
+            switch stage {
             case .terminal, .awaitingSubscription: return false
             case .subscribed, .finished, .failing: break
             }
@@ -207,30 +247,24 @@ extension Publishers.Buffer {
         /// The drainer delivered a value and the subscriber returned `more`.
         @inlinable
         mutating func added(_ more: Subscribers.Demand) {
-            if case .terminal = phase { return }
+            if case .terminal = stage { return }
             demand += more
         }
 
         /// The drainer's next step; `.done` and `.complete` end its turn.
         @inlinable
         mutating func nextDrainStep() -> DrainStep {
-            if case .terminal = phase {
+            if case .terminal = stage {
                 role.release()
                 return .done
             }
             // `finished` also waits for demand; a failure does not.
             if buffer.isEmpty, let completion = pendingCompletion, demand > 0 || !Self.isFinished(completion) {
-                let held: (any Subscription)?
-                switch phase {
-                case .subscribed(let subscription), .finished(let subscription): held = subscription
-                case .failing(let subscription): held = subscription
-                case .awaitingSubscription, .terminal: held = nil
-                }
                 let more = Self.isFinished(completion) ? topUp() : .none
                 pendingCompletion = nil
-                phase = .terminal
+                stage = .terminal
                 role.release()
-                return .complete(completion, releasing: held, more: more)
+                return .complete(completion, releasing: held.take(), more: more)
             }
             if demand > 0, let value = buffer.popFirst() {
                 demand -= 1
@@ -240,20 +274,33 @@ extension Publishers.Buffer {
             return .done
         }
 
-        /// The subscriber cancelled: the upstream subscription to cancel and the values to
-        /// release, outside the lock.
+        /// What a cancel leaves for the caller to do outside the lock.
+        @usableFromInline
+        struct Cancelled {
+            /// The subscription to cancel; `nil` when values can no longer come from it.
+            @usableFromInline var toCancel: (any Subscription)?
+            /// What to release: the values waiting and the subscription.
+            @usableFromInline var discarded = DeliveryQueue<Upstream.Output>()
+            @usableFromInline var released: (any Subscription)?
+
+            @inlinable init() {}
+        }
+
+        /// The subscriber cancelled.
         @inlinable
-        mutating func cancel() -> (any Subscription, DeliveryQueue<Upstream.Output>)? {
-            let held = phase.upstream
+        mutating func cancel() -> Cancelled {
+            var result = Cancelled()
             // A cancel before the subscription arrives does nothing, as Apple's stage.
-            switch phase {
-            case .terminal, .awaitingSubscription: return nil
-            default: phase = .terminal
+            switch stage {
+            case .terminal, .awaitingSubscription: return result
+            default: break
             }
+            result.toCancel = upstream
+            stage = .terminal
             pendingCompletion = nil
-            let discarded = buffer.takeAll()
-            guard let held else { return nil }
-            return (held, discarded)
+            result.discarded = buffer.takeAll()
+            result.released = held.take()
+            return result
         }
     }
 }
