@@ -52,7 +52,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     struct State {
         @usableFromInline var upstream: Upstream = .awaitingSubscription
         /// The subscription while `upstream` is `subscribed`.
-        @usableFromInline var subscription: (any Subscription)?
+        @usableFromInline var subscription: SubscriptionHandle?
         /// The `next()` calls waiting for a value, oldest first.
         @usableFromInline var waiting = Waiters()
         /// One per `next()` made before the subscription arrived; requested together on arrival.
@@ -113,7 +113,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// What to do after a `next()` call registered its continuation.
     @usableFromInline
     enum NextAction {
-        case request(any Subscription)
+        case request(SubscriptionHandle)
         case resume(Result<Output?, Failure>)
         case wait
     }
@@ -129,7 +129,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             switch state.upstream {
             case .awaitingSubscription:
                 state.upstream = .subscribed
-                state.subscription = subscription
+                state.subscription = SubscriptionHandle(subscription)
                 defer { state.pendingDemand = 0 }
                 return state.pendingDemand == 0 ? .nothing : .request(state.pendingDemand)
             case .subscribed, .terminal:
@@ -196,7 +196,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// after the first ends any waiting calls with `nil`.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let (waiting, first, released): ([Continuation], Bool, (any Subscription)?) = state.withLock { state in
+        let (waiting, first, released): ([Continuation], Bool, SubscriptionHandle?) = state.withLock { state in
             switch state.upstream {
             case .awaitingSubscription:
                 return ([], false, nil)
@@ -221,7 +221,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// Called by the cancellation handler of any iterating task and when the iterator is discarded.
     @inlinable
     func cancel() {
-        let (subscription, waiting, dropped): ((any Subscription)?, [Continuation], DeliveryQueue<Output>) = state.withLock { state in
+        let (subscription, waiting, dropped): (SubscriptionHandle?, [Continuation], DeliveryQueue<Output>) = state.withLock { state in
             let subscription = state.subscription.take()
             state.upstream = .terminal
             state.pendingDemand = 0
@@ -275,35 +275,30 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// completion, or a request that the upstream answers before it returns.
     @inlinable
     func nextWithoutSuspending() -> Attempt {
-        let first: FirstStep = state.withLock { state in
-            if let result = Self.takeAnswer(&state) { return .answered(result) }
-            guard case .subscribed = state.upstream, let subscription = state.subscription else { return .suspend }
+        // The answer and the subscription come out of the lock apart: copying an enum that
+        // carries both goes through its value witnesses.
+        var answer: Result<Output?, Failure>?
+        let subscription: SubscriptionHandle? = state.withLock { state in
+            if let result = Self.takeAnswer(&state) {
+                answer = result
+                return nil
+            }
+            guard case .subscribed = state.upstream, let subscription = state.subscription else { return nil }
             // Counted until the value arrives, or the call's continuation takes its place in
             // `waiting`.
             state.unclaimed += 1
-            return .request(subscription)
+            return subscription
         }
-        switch first {
-        case .answered(let result):
-            return .done(result)
-        case .suspend:
+        guard let subscription else {
+            if let answer { return .done(answer) }
+            // Not subscribed yet: the suspending path records the demand for the subscription.
             return .suspend(requested: false)
-        case .request(let subscription):
-            subscription.request(.max(1))
-            return state.withLock { state in
-                if let result = Self.takeAnswer(&state) { return .done(result) }
-                return .suspend(requested: true)
-            }
         }
-    }
-
-    /// What the first look at the state tells a `next()` to do.
-    @usableFromInline
-    enum FirstStep {
-        case answered(Result<Output?, Failure>)
-        case request(any Subscription)
-        /// Not subscribed yet: the suspending path records the demand for the subscription.
-        case suspend
+        subscription.request(.max(1))
+        return state.withLock { state in
+            if let result = Self.takeAnswer(&state) { return .done(result) }
+            return .suspend(requested: true)
+        }
     }
 
     /// A value that answered an earlier request, or else the stored completion (reported once,

@@ -121,6 +121,11 @@ extension Publishers.HandleEvents {
         /// Set by a cancel made while subscribed, or a completion: no closure runs after it. An
         /// atomic flag, so that the per-value path takes no lock.
         @usableFromInline let silenced = Atomic<Bool>(false)
+        /// ``request(_:)``, compiled for the concrete types: the subscriber reaches `request(_:)`
+        /// through the `Subscription` existential, whose witness runs the generic stage, looking
+        /// up type metadata as it goes. A subscriber that asks one value at a time (`values`
+        /// behind a `buffer`) pays that on every value.
+        @usableFromInline let requestHook: (Inner, Subscribers.Demand) -> Void
 
         @inlinable
         init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
@@ -136,6 +141,7 @@ extension Publishers.HandleEvents {
             receiveCompletion = handlers.receiveCompletion
             receiveCancel = handlers.receiveCancel
             receiveRequest = handlers.receiveRequest
+            requestHook = { inner, demand in inner.requestNow(demand) }
         }
 
         @inlinable
@@ -167,8 +173,13 @@ extension Publishers.HandleEvents {
             downstream.receive(completion: completion)
         }
 
-        @usableFromInline
+        @inlinable
         func request(_ demand: Subscribers.Demand) {
+            requestHook(self, demand)
+        }
+
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream.
             guard !isCancelled, let upstream = state.withLock({ $0.status.subscription }) else { return }
             receiveRequest?(demand)

@@ -46,12 +46,12 @@ extension Publishers.Buffer {
             case drain
             /// The buffer is full and the strategy is `customError`: cancel the subscription,
             /// make the error and pass it to ``failed(_:)``.
-            case overflow(any Subscription, () -> Upstream.Failure)
+            case overflow(SubscriptionHandle, () -> Upstream.Failure)
         }
 
         /// The upstream subscription while values may still come from it.
         @inlinable
-        var upstream: (any Subscription)? {
+        var upstream: SubscriptionHandle? {
             switch stage {
             case .subscribed, .finished: return held
             case .awaitingSubscription, .failing, .terminal: return nil
@@ -62,9 +62,9 @@ extension Publishers.Buffer {
         var phase: Phase {
             switch stage {
             case .awaitingSubscription: return .awaitingSubscription
-            case .subscribed: return held.map(Phase.subscribed) ?? .terminal
-            case .finished: return held.map(Phase.finished) ?? .terminal
-            case .failing: return .failing(held)
+            case .subscribed: return (held?.subscription).map(Phase.subscribed) ?? .terminal
+            case .finished: return (held?.subscription).map(Phase.finished) ?? .terminal
+            case .failing: return .failing(held?.subscription)
             case .terminal: return .terminal
             }
         }
@@ -82,7 +82,7 @@ extension Publishers.Buffer {
             /// Deliver the completion, then ask the upstream subscription it returns for `more`
             /// (what the values delivered since the upstream finished left missing, as Apple's
             /// stage asks) and let go of it.
-            case complete(Subscribers.Completion<Upstream.Failure>, releasing: (any Subscription)?, more: Subscribers.Demand)
+            case complete(Subscribers.Completion<Upstream.Failure>, releasing: SubscriptionHandle?, more: Subscribers.Demand)
             case done
         }
 
@@ -93,7 +93,7 @@ extension Publishers.Buffer {
         @usableFromInline var stage: Stage = .awaitingSubscription
         /// The upstream subscription: from its arrival until the completion goes out or the
         /// subscriber cancels (a failure of the upstream lets go of it at once).
-        @usableFromInline var held: (any Subscription)?
+        @usableFromInline var held: SubscriptionHandle?
         @usableFromInline var buffer = DeliveryQueue<Upstream.Output>()
         /// What the subscriber has asked for and not received.
         @usableFromInline var demand: Subscribers.Demand = .none
@@ -115,7 +115,7 @@ extension Publishers.Buffer {
         mutating func subscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
             guard case .awaitingSubscription = stage else { return nil }
             stage = .subscribed
-            held = subscription
+            held = SubscriptionHandle(subscription)
             // The caller is the drainer until it has handed the subscription down: whatever a
             // synchronous upstream sends in answer to the prefetch waits until then.
             role.take()
@@ -148,7 +148,7 @@ extension Publishers.Buffer {
 
         /// `topUp()` together with the subscription to send it to.
         @inlinable
-        mutating func topUpRequest() -> (any Subscription, Subscribers.Demand)? {
+        mutating func topUpRequest() -> (SubscriptionHandle, Subscribers.Demand)? {
             // The subscription is copied out only when there is something to ask for: this runs
             // on every request of a subscriber that asks one value at a time (`values`).
             let more = topUp()
@@ -208,7 +208,7 @@ extension Publishers.Buffer {
         struct Completed {
             @usableFromInline var drain = false
             @usableFromInline var discarded = DeliveryQueue<Upstream.Output>()
-            @usableFromInline var released: (any Subscription)?
+            @usableFromInline var released: SubscriptionHandle?
 
             @inlinable init() {}
         }
@@ -278,10 +278,10 @@ extension Publishers.Buffer {
         @usableFromInline
         struct Cancelled {
             /// The subscription to cancel; `nil` when values can no longer come from it.
-            @usableFromInline var toCancel: (any Subscription)?
+            @usableFromInline var toCancel: SubscriptionHandle?
             /// What to release: the values waiting and the subscription.
             @usableFromInline var discarded = DeliveryQueue<Upstream.Output>()
-            @usableFromInline var released: (any Subscription)?
+            @usableFromInline var released: SubscriptionHandle?
 
             @inlinable init() {}
         }
