@@ -1,5 +1,8 @@
 import Synchronization
 import TributaryLocks
+#if canImport(Dispatch)
+import Dispatch
+#endif
 
 extension Publishers {
     /// A publisher that delivers its upstream's values and completion on a given scheduler.
@@ -75,7 +78,7 @@ extension Publishers.ReceiveOn {
     /// actions are pending stays alive, in the stage, until the last of them has run, as it would
     /// if every action kept it.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: QueueAction, Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -183,6 +186,8 @@ extension Publishers.ReceiveOn {
             state = LockedState(State(downstream: downstream))
             self.scheduler = scheduler
             self.options = options
+            // Only `Inner`s are given this closure, so the downcast cannot fail.
+            super.init(perform: { action in unsafeDowncast(action, to: Inner.self).deliverScheduled() })
         }
 
         @inlinable
@@ -230,6 +235,16 @@ extension Publishers.ReceiveOn {
         /// keep theirs; a cancel in between only stops the delivery.
         @inlinable
         func schedule() {
+            #if canImport(Dispatch)
+            // A `DispatchQueue` without options gets the stage itself as its work (see
+            // `DispatchQueue.async(_: QueueAction)`): the same one work item per event that
+            // `schedule(options:_:)` submits, without the `@Sendable` wrapper it allocates. In
+            // specialised code the cast is decided at compile time.
+            if options == nil, let queue = scheduler as? DispatchQueue {
+                queue.async(self)
+                return
+            }
+            #endif
             // Capturing only `self`, the closure's context is the stage itself: no allocation.
             scheduler.schedule(options: options) { [self] in deliverScheduled() }
         }

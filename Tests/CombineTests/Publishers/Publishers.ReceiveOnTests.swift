@@ -95,6 +95,47 @@ struct PublishersReceiveOnTests {
         #expect(values == Array(1...1000))
     }
 
+    /// Each event is a work item of its own on the queue, with or without options: work that the
+    /// user submits between two sends runs between their deliveries.
+    @Test(arguments: [nil, DispatchQueue.SchedulerOptions(qos: .userInitiated)])
+    func eachEventIsItsOwnWorkItemOnADispatchQueue(options: DispatchQueue.SchedulerOptions?) {
+        let queue = DispatchQueue(label: "receiveOn.interleaving")
+        let log = Locked<[String]>([])
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject
+            .receive(on: queue, options: options)
+            .sink(receiveCompletion: { _ in log.append("finished") },
+                  receiveValue: { value in log.append("value \(value)") })
+        queue.suspend()
+        subject.send(1)
+        queue.async { log.append("user") }
+        subject.send(2)
+        subject.send(completion: .finished)
+        queue.resume()
+        queue.sync {}
+        #expect(log.current == ["value 1", "user", "value 2", "finished"])
+        cancellable.cancel()
+    }
+
+    /// A stage whose subscriber cancelled goes once the queue has run its pending work items.
+    @Test func aCancelledStageIsReleasedOnceTheQueueHasRunItsWorkItems() {
+        let queue = DispatchQueue(label: "receiveOn.release")
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakStage: AnyObject?
+        let subscriber = ReleasingTestSubscriber<Int, Never>()
+        subject.receive(on: queue).subscribe(subscriber)
+        weakStage = subscriber.subscription as AnyObject
+        queue.suspend()
+        subject.send(1)
+        subject.send(2)
+        subscriber.cancel()
+        #expect(weakStage != nil, "the pending work items keep the stage")
+        queue.resume()
+        queue.sync {}
+        #expect(weakStage == nil)
+        #expect(subscriber.values.isEmpty)
+    }
+
     // MARK: ImmediateScheduler (lock-free stage)
 
     @Test func immediateForwardsDemandAndReturnedDemandUpstream() {
