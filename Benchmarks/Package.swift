@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 //
-// Benchmarks for Tributary, side by side with OpenCombine 0.14.0.
+// Benchmarks for Tributary, side by side with OpenCombine 0.14.0 and, where the work has a
+// library-free form, a plain baseline (`BaselineBench`).
 //
 // A separate package so that the library's users never resolve ordo-one/benchmark or OpenCombine.
 // Every workload is written once, in `Benchmarks/Shared/Workloads.swift`, and compiled twice: the
@@ -45,6 +46,13 @@ let package = Package(
             ],
             path: "Benchmarks/OpenCombineBench",
             swiftSettings: [.define("OPENCOMBINE")],
+            plugins: benchmarkPlugin
+        ),
+        // The same work as some workloads without a reactive library: the floor of those rows.
+        .executableTarget(
+            name: "BaselineBench",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/BaselineBench",
             plugins: benchmarkPlugin
         ),
         // Single workloads in a plain loop, for valgrind's instruction counts (see its main.swift).

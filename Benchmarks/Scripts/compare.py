@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Turns one `swift package benchmark` text report (both targets in one run) into Benchmarks/README.md's
+"""Turns one `swift package benchmark` text report (every target in one run) into Benchmarks/README.md's
 side-by-side table: per workload, the median (p50) and best (p0) wall-clock cost per value and the
-mallocs per value of Tributary and OpenCombine, and the ratio of their medians.
+mallocs per value of Tributary and OpenCombine, the ratio of their medians, and the median of the
+plain baseline (`BaselineBench`: the same work without a reactive library) where there is one.
 
 usage: compare.py REPORT.txt  (reads the report written by Scripts/run-benchmarks)
 """
@@ -19,7 +20,7 @@ def parse(text):
             target = header.group(1)
             continue
         # ordo-one prints "Benchmark target: NAME" style headers in some versions
-        t = re.search(r"(TributaryBench|OpenCombineBench)", line)
+        t = re.search(r"(TributaryBench|OpenCombineBench|BaselineBench)", line)
         if t and "│" not in line:
             target = t.group(1)
             continue
@@ -43,8 +44,8 @@ def main():
     text = open(sys.argv[1]).read()
     results = parse(text)
     workloads = []
-    for (_, w) in results:
-        if w not in workloads:
+    for (target, w) in results:
+        if target != "BaselineBench" and w not in workloads:
             workloads.append(w)
     def key(w):
         m = re.match(r"(\d+)([a-z]?)", w)
@@ -57,8 +58,8 @@ def main():
                 return values[index]
         return None
 
-    print("| workload | Tributary ns/value (p50 / p0) | OpenCombine ns/value (p50 / p0) | speed-up (p50) | mallocs/value T / OC |")
-    print("|---|---:|---:|---:|---:|")
+    print("| workload | Tributary ns/value (p50 / p0) | OpenCombine ns/value (p50 / p0) | speed-up (p50) | plain baseline (p50) | mallocs/value T / OC |")
+    print("|---|---:|---:|---:|---:|---:|")
     for w in workloads:
         t50 = metric("TributaryBench", w, "Time (wall clock)", 2)
         t0 = metric("TributaryBench", w, "Time (wall clock)", 0)
@@ -69,7 +70,8 @@ def main():
         def fmt(x):
             return "—" if x is None else f"{x:g}"
         ratio = f"{o50 / t50:.1f}×" if (t50 and o50) else "n/a (OpenCombine lacks it)" if o50 is None else "—"
-        print(f"| {w} | {fmt(t50)} / {fmt(t0)} | {fmt(o50)} / {fmt(o0)} | {ratio} | {fmt(tm)} / {fmt(om)} |")
+        b50 = metric("BaselineBench", w, "Time (wall clock)", 2)
+        print(f"| {w} | {fmt(t50)} / {fmt(t0)} | {fmt(o50)} / {fmt(o0)} | {ratio} | {fmt(b50)} | {fmt(tm)} / {fmt(om)} |")
     print()
     print("Times are per value (per subscription for 6a/6b): ordo-one's `scalingFactor: .kilo` divides by 1 000. "
           "Mallocs are per value, rounded by the tool.")
