@@ -196,19 +196,24 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// after the first ends any waiting calls with `nil`.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let (waiting, first, released): ([Continuation], Bool, SubscriptionHandle?) = state.withLock { state in
-            switch state.upstream {
-            case .awaitingSubscription:
-                return ([], false, nil)
-            case .subscribed:
-                state.upstream = .terminal
-                state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)
-                return (state.waiting.takeAll(), true, state.subscription.take())
-            case .terminal:
-                return (state.waiting.takeAll(), false, nil)
+        let waiting: [Continuation]
+        let first: Bool
+        do {
+            let taken: ([Continuation], Bool, SubscriptionHandle?) = state.withLock { state in
+                switch state.upstream {
+                case .awaitingSubscription:
+                    return ([], false, nil)
+                case .subscribed:
+                    state.upstream = .terminal
+                    state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)
+                    return (state.waiting.takeAll(), true, state.subscription.take())
+                case .terminal:
+                    return (state.waiting.takeAll(), false, nil)
+                }
             }
+            (waiting, first) = (taken.0, taken.1)
         }
-        withExtendedLifetime(released) {}
+        // The subscription has been let go of (at the end of the block), before any call resumes.
         for (index, continuation) in waiting.enumerated() {
             let result = first && index == 0 ? Self.result(of: completion) : .success(nil)
             continuation.resume(returning: Delivery(result))

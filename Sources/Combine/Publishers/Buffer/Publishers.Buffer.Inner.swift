@@ -87,8 +87,16 @@ extension Publishers.Buffer {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            if takeCompletion(completion) { drain() }
+        }
+
+        /// Records the upstream's completion; whether the caller must now drain. What a failure
+        /// lets go of (the values buffered, the upstream subscription) is released on return,
+        /// before the subscriber hears, as Apple's stage releases it.
+        @inlinable
+        func takeCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Bool {
             let completed = state.withLock { $0.completed(completion) }
-            if completed.drain { drain() }
+            return completed.drain
         }
 
         @inlinable
