@@ -41,18 +41,6 @@ final class PlainTotal: @unchecked Sendable {
     var sum = 0
 }
 
-func onPlainThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<count {
-        group.enter()
-        Thread {
-            body(index)
-            group.leave()
-        }.start()
-    }
-    group.wait()
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark("2a PassthroughSubject→sink", configuration: baselineConfiguration) { benchmark in
         var sum = 0
@@ -83,7 +71,7 @@ let benchmarks: @Sendable () -> Void = {
             let relay = PlainRelay { total.sum &+= $0 }
             let perThread = benchmark.scaledIterations.count / senders
             benchmark.startMeasurement()
-            onPlainThreads(senders) { _ in
+            onThreads(senders) { _ in
                 for value in 0..<perThread { relay.sendLocked(value) }
             }
             benchmark.stopMeasurement()

@@ -48,20 +48,6 @@ final class Model: ObservableObject {
     @Published var count = 0
 }
 
-/// Runs `senders` threads at once, each calling `body` with its index, and waits for all of them
-/// (thread start-up is part of the measurement, equally for both libraries).
-func onThreads(_ senders: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<senders {
-        group.enter()
-        Thread {
-            body(index)
-            group.leave()
-        }.start()
-    }
-    group.wait()
-}
-
 /// A subscriber's running total, written only by the subscriber (whose calls are serialised).
 final class Total: @unchecked Sendable {
     var sum = 0
