@@ -342,11 +342,12 @@ extension SubjectDispatcher {
         }
     }
 
-    /// Offers the completion; afterwards the conduit lets go of its subscriber, and the
+    /// Offers the completion; afterwards the conduit lets go of its subscriber (unless
+    /// `releasingSubscriber` is false: the emitter does it when its turn ends), and the
     /// dispatcher of the subject if this was its last live subscription. The caller holds the
     /// role.
     @inlinable
-    func emit(_ completion: Subscribers.Completion<Failure>, to conduit: Conduit) {
+    func emit(_ completion: Subscribers.Completion<Failure>, to conduit: Conduit, releasingSubscriber: Bool = true) {
         var parent: AnyObject?
         let deliverNow = withLock(conduit) { state, guarded -> Bool in
             guard guarded.accepting else { return false }
@@ -362,7 +363,7 @@ extension SubjectDispatcher {
         _ = parent
         guard deliverNow else { return }
         conduit.receiveCompletion(completion)
-        _ = conduit.takeSubscriber()
+        if releasingSubscriber { _ = conduit.takeSubscriber() }
     }
 
     /// Ends `conduit`'s handshake: delivers what waited for it, then lets the emitter call freely.

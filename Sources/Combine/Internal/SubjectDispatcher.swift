@@ -559,9 +559,21 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             return grant
         }
         guard let grant else { return }
-        if grant == .busy { return waitUntilRun(ticket) }
-        run(.completion(completion), completed: taken)
-        if grant == .taken { giveBackRole() }
+        switch grant {
+        case .busy:
+            waitUntilRun(ticket)
+        case .taken:
+            run(.completion(completion), completed: taken)
+            giveBackRole()
+        case .nested:
+            // Sent from inside a delivery of this subject: the subscriber being called may be
+            // kept by nothing but its conduit, and its call is still running. Its subscriber is
+            // let go of by the emitter when its turn ends (the conduits wait in `released`).
+            completedByEmitter = true
+            for conduit in taken {
+                emit(completion, to: conduit, releasingSubscriber: false)
+            }
+        }
     }
 
     /// Empties the list for a completion; under the mutex, by the emitter.

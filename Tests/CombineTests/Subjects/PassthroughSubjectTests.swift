@@ -77,6 +77,24 @@ struct PassthroughSubjectTests {
         _ = cancellable
     }
 
+    /// A subscriber that keeps nothing of its subscription and finishes the subject from inside
+    /// its own `receive(_:)`: the nested completion reaches it at once, as on Apple's platforms,
+    /// but the subject, its only owner, lets go of it only after that `receive(_:)` has returned.
+    @Test func aSubscriberFinishingTheSubjectFromItsValueOutlivesItsOwnCall() {
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Locked<[String]>([])
+        weak var weakSubscriber: SubjectFinishingSubscriber?
+        do {
+            let subscriber = SubjectFinishingSubscriber(subject: subject, log: log)
+            weakSubscriber = subscriber
+            subject.subscribe(subscriber)
+        }
+        #expect(weakSubscriber != nil, "the subject keeps its subscriber")
+        subject.send(1)
+        #expect(log.current == ["value 1 begins", "finished", "value 1 ends after 1 completion", "released"])
+        #expect(weakSubscriber == nil)
+    }
+
     @Test func concurrentSendLosesNothingAndNeverOverlaps() async {
         let subject = PassthroughSubject<Int, Never>()
         let counter = SerializationCheckingSubscriber<Int, Never>()
@@ -356,4 +374,37 @@ struct PassthroughSubjectTests {
 
 private enum TestError: Error, Equatable {
     case boom
+}
+
+/// Requests everything, keeps no subscription, and finishes its subject from inside
+/// `receive(_:)`, then reads its own state; it logs its release, so a release during its own
+/// call shows in the log (and the address sanitizer reports the read of freed memory).
+final class SubjectFinishingSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    let subject: PassthroughSubject<Int, Never>
+    let log: Locked<[String]>
+    var completions = 0
+
+    init(subject: PassthroughSubject<Int, Never>, log: Locked<[String]>) {
+        self.subject = subject
+        self.log = log
+    }
+
+    func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        log.append("value \(input) begins")
+        subject.send(completion: .finished)
+        log.append("value \(input) ends after \(completions) completion")
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        completions += 1
+        log.append("finished")
+    }
+
+    deinit { log.append("released") }
 }
