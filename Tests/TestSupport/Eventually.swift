@@ -2,8 +2,12 @@ import Foundation
 
 /// Polls `condition` every millisecond until it holds or `seconds` pass, and says whether it held:
 /// for tests that wait on work another thread or task finishes on its own schedule.
+///
+/// The default window is long on purpose: a passing test returns as soon as the condition holds,
+/// while under the sanitizers, with heavy concurrency tests beside it, a task can wait seconds
+/// for a pool thread. Only a failing test waits the whole window.
 @discardableResult
-public func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+public func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
