@@ -223,7 +223,7 @@ enum SinkPhase {
 
     /// The sink's reference to `subscription` as a word for the phase (its phase bits clear), and
     /// its type. A subscription that is an object is retained and kept as it is; one that is a
-    /// value is put in a ``SinkBoxedUpstream`` first. Runs unspecialised (the subscription's
+    /// value is put in a ``SubscriptionHandle`` first. Runs unspecialised (the subscription's
     /// type is only known at run time), once per subscription.
     @usableFromInline
     static func retainedObject(of subscription: any Subscription) -> (UInt, any Subscription.Type) {
@@ -232,8 +232,8 @@ enum SinkPhase {
                 let object = unsafeBitCast(upstream, to: AnyObject.self)
                 return (UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()), Upstream.self)
             }
-            let box = SinkBoxedUpstream(upstream)
-            return (UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()), SinkBoxedUpstream.self)
+            let box = SubscriptionHandle(upstream)
+            return (UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()), SubscriptionHandle.self)
         }
         return retained(subscription)
     }
@@ -255,32 +255,6 @@ enum SinkPhase {
         guard type != nil, let pointer = UnsafeRawPointer(bitPattern: word & ~mask) else { return }
         Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
-}
-
-/// A subscription that is a value, boxed so that a ``Subscribers/Sink`` can keep it as an object.
-@usableFromInline
-final class SinkBoxedUpstream: Subscription {
-    /// The subscription itself; `request`, `cancel` and the identifier are its own.
-    @usableFromInline
-    let base: any Subscription
-
-    @usableFromInline
-    init(_ base: any Subscription) {
-        self.base = base
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-        base.request(demand)
-    }
-
-    @usableFromInline
-    func cancel() {
-        base.cancel()
-    }
-
-    @usableFromInline
-    var combineIdentifier: CombineIdentifier { base.combineIdentifier }
 }
 
 /// A sink drops its subscription on completion and on cancel, and never hands it to anyone, so a
