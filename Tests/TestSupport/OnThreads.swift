@@ -16,3 +16,33 @@ public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) a
         done.notify(queue: .global()) { continuation.resume() }
     }
 }
+
+/// Runs `body(0)` … `body(count - 1)` each on its own OS thread and blocks the caller until all
+/// have returned.
+///
+/// Use it where `DispatchQueue.concurrentPerform` would be the obvious call: that one is free to
+/// run the iterations one after another on the calling thread when the pool is busy, as it is
+/// while the whole suite runs in parallel. A race whose workers wait on each other then never
+/// happens, or the test reads a result that only an overlap can produce.
+public func onThreadsBlocking(_ count: Int, _ body: (Int) -> Void) {
+    withoutActuallyEscaping(body) { body in
+        // The threads reach the closure through a slot emptied once all have returned: a thread
+        // object may outlive its work for a moment, and the closure must not outlive this call.
+        let slot = BodySlot(body)
+        let done = DispatchGroup()
+        for index in 0..<count {
+            done.enter()
+            Thread {
+                slot.body?(index)
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        slot.body = nil
+    }
+}
+
+private final class BodySlot: @unchecked Sendable {
+    var body: ((Int) -> Void)?
+    init(_ body: @escaping (Int) -> Void) { self.body = body }
+}

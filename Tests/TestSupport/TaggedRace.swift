@@ -11,7 +11,7 @@ public enum TaggedRace {
     ) {
         let upstreams = (0..<sources).map { _ in TestUpstream<(Int, Int), Never>() }
         connect(upstreams)
-        DispatchQueue.concurrentPerform(iterations: sources) { source in
+        onThreadsBlocking(sources) { source in
             for index in 0..<perSource { upstreams[source].send((source, index)) }
             upstreams[source].send(completion: .finished)
         }

@@ -57,7 +57,7 @@ struct AnyCancellableTests {
         for _ in 0..<500 {
             let counter = RecordingSubscription()
             let cancellable = AnyCancellable(counter)
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in cancellable.cancel() }
+            onThreadsBlocking(4) { _ in cancellable.cancel() }
             #expect(counter.cancelCount == 1)
             if counter.cancelCount != 1 { break }
         }

@@ -210,9 +210,9 @@ struct AutoconnectTests {
             let upstream = CountingConnectable()
             let auto = upstream.autoconnect()
             let subscribers = (0..<8).map { _ in TrackingSubscriber<Int, Never>() }
-            DispatchQueue.concurrentPerform(iterations: subscribers.count) { auto.subscribe(subscribers[$0]) }
+            onThreadsBlocking(subscribers.count) { auto.subscribe(subscribers[$0]) }
             #expect(upstream.connects == 1)
-            DispatchQueue.concurrentPerform(iterations: subscribers.count) { subscribers[$0].cancel() }
+            onThreadsBlocking(subscribers.count) { subscribers[$0].cancel() }
             #expect(upstream.disconnects == 1)
         }
     }

@@ -288,7 +288,7 @@ struct BufferTests {
             let upstream = PacedUpstream()
             let checker = SerializationCheckingSubscriber<Int, Never>(initialDemand: .none)
             upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(checker)
-            DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            onThreadsBlocking(3) { worker in
                 switch worker {
                 case 0: for value in 0..<500 { upstream.send(value) }
                 case 1: for _ in 0..<500 { checker.subscription?.request(.max(1)) }

@@ -194,7 +194,7 @@ struct CatchTests {
             let replacement = ReleasingTestUpstream<Int, Never>()
             let subscriber = TrackingSubscriber<Int, Never>()
             upstream.catch { _ in replacement }.subscribe(subscriber)
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            onThreadsBlocking(2) { worker in
                 if worker == 0 { upstream.send(completion: .failure(.boom)) } else { subscriber.cancel() }
             }
             // A cancel that lands while the handler's publisher is being subscribed is ignored, as
@@ -294,11 +294,13 @@ struct CatchTests {
                 marks.handlerCalls.increment()
                 return Just(-1)
             }.subscribe(subscriber)
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            onThreadsBlocking(2) { worker in
                 if worker == 0 {
-                    // Keeps sending until well after the cancel has returned, then fails.
+                    // Keeps sending until well after the cancel has returned, then fails. No cap
+                    // on the count: the canceller is a thread of its own and cancels within a
+                    // bounded wait, however late the machine lets it start.
                     var value = 0
-                    while value < 1_000_000 {
+                    while true {
                         value += 1
                         if let first = marks.firstSentAfterCancel {
                             if value >= first + 100 { break }
@@ -331,7 +333,7 @@ struct CatchTests {
             let subject = PassthroughSubject<Int, Boom>()
             let subscriber = SerializationCheckingSubscriber<Int, Never>(initialDemand: .max(1))
             subject.catch { _ in Just(-1) }.subscribe(subscriber)
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            onThreadsBlocking(2) { worker in
                 if worker == 0 {
                     for value in 1...2_000 { subject.send(value) }
                 } else {
@@ -361,7 +363,7 @@ struct CatchTests {
             let subscriber = SerializationCheckingSubscriber<Int, Never>()
             let flag = Flag()
             original.catch { _ in replacement }.subscribe(subscriber)
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            onThreadsBlocking(2) { worker in
                 if worker == 0 {
                     for value in 1...1_000 { original.send(value) }
                     original.send(completion: .failure(.boom))
@@ -401,11 +403,11 @@ struct CatchTests {
         let cancellable = original.catch { _ in replacement }.sink { _ in counter.count += 1 }
         // See `Publishers.MergeTests.subscriberWithoutALockSeesEveryEarlierDelivery` for the count.
         let perThread = 5_000
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        onThreadsBlocking(2) { _ in
             for value in 1...perThread { original.send(value) }
         }
         original.send(completion: .failure(.boom))
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        onThreadsBlocking(2) { _ in
             for value in 1...perThread { replacement.send(value) }
         }
         #expect(counter.count == 4 * perThread)

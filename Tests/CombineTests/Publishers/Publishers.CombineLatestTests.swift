@@ -211,7 +211,7 @@ struct CombineLatestTests {
         b.send(0)
         // See the same test of `merge` for the count.
         let perThread = 5_000
-        DispatchQueue.concurrentPerform(iterations: 2) { side in
+        onThreadsBlocking(2) { side in
             for value in 1...perThread { if side == 0 { a.send(value) } else { b.send(value) } }
         }
         #expect(counter.count == 1 + 2 * perThread)
@@ -299,7 +299,7 @@ struct CombineLatestTests {
         let probe = SerializationCheckingSubscriber<(Int, Int, Int, Int), Never>()
         Publishers.CombineLatest4(ups[0], ups[1], ups[2], ups[3]).subscribe(probe)
         for upstream in ups { upstream.send(-1) }  // every input has a value before the race
-        DispatchQueue.concurrentPerform(iterations: sources) { source in
+        onThreadsBlocking(sources) { source in
             for index in 0..<perSource { ups[source].send(index) }
             ups[source].send(completion: .finished)
         }

@@ -317,7 +317,7 @@ struct FlatMapTests {
         let probe = SerializationCheckingSubscriber<(Int, Int), Never>(
             initialDemand: initialDemand, demandAfterValue: demandAfterValue)
         (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
-        DispatchQueue.concurrentPerform(iterations: sources) { source in
+        onThreadsBlocking(sources) { source in
             for index in 0..<perSource { inners[source].send((source, index)) }
         }
         #expect(probe.values.count == sources * perSource)
@@ -493,7 +493,7 @@ struct FlatMapTests {
             let inners = (0..<sources + 1).map { _ in TestUpstream<Int, TestError>() }
             let probe = SerializationCheckingSubscriber<Int, TestError>()
             (0..<sources + 1).publisher.setFailureType(to: TestError.self).flatMap { inners[$0] }.subscribe(probe)
-            DispatchQueue.concurrentPerform(iterations: sources + 1) { source in
+            onThreadsBlocking(sources + 1) { source in
                 if source == sources {
                     inners[source].send(completion: .failure(.boom))
                 } else {
@@ -522,7 +522,7 @@ struct FlatMapTests {
                 weakProbe = probe
                 (0..<sources).publisher.flatMap { inners[$0] }.subscribe(probe)
                 let subscription = UncheckedBox(probe.subscription)
-                DispatchQueue.concurrentPerform(iterations: sources + 1) { source in
+                onThreadsBlocking(sources + 1) { source in
                     if source == sources {
                         subscription.value?.cancel()
                     } else {

@@ -55,7 +55,7 @@ struct MergeTests {
         // a larger count blocks two of the pool's threads long enough to starve the suite's
         // asynchronous tests under the thread sanitizer.
         let perThread = 5_000
-        DispatchQueue.concurrentPerform(iterations: 2) { side in
+        onThreadsBlocking(2) { side in
             for value in 1...perThread { if side == 0 { a.send(value) } else { b.send(value) } }
         }
         #expect(counter.count == 2 * perThread)

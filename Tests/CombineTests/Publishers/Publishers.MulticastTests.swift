@@ -226,7 +226,7 @@ struct MulticastTests {
         multicast.subscribe(keeper)
         let recorders = (0..<6).map { _ in SerializationCheckingSubscriber<Int, Never>() }
         let count = 3_000
-        DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { worker in
+        onThreadsBlocking(recorders.count + 1) { worker in
             if worker == recorders.count {
                 for value in 0..<count { subject.send(value) }
                 subject.send(completion: .finished)

@@ -220,7 +220,7 @@ struct PrintTests {
         let upstream = TestUpstream<Int, Never>(name: "Up")
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
         upstream.print("z", to: log).subscribe(subscriber)
-        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+        onThreadsBlocking(4) { worker in
             for index in 0..<200 {
                 if worker == 0 { upstream.send(index) } else { subscriber.request(.max(1)) }
             }

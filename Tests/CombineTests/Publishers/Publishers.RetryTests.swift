@@ -185,7 +185,7 @@ struct RetryTests {
         for _ in 0..<20 {
             let service = FlakyPhotoPublisher(failingTimes: .max)
             let subscriber = TrackingSubscriber<String, PhotoError>()
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            onThreadsBlocking(2) { worker in
                 if worker == 0 {
                     Publishers.Retry(upstream: service, retries: nil).subscribe(subscriber)
                 } else {

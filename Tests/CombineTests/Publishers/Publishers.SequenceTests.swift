@@ -166,7 +166,7 @@ struct PublishersSequenceTests {
             (0..<1000).publisher.subscribe(subscriber)
             // The subscription is thread-safe; the box only tells the compiler so.
             let subscription = UncheckedBox(subscriber.subscription)
-            DispatchQueue.concurrentPerform(iterations: 5) { index in
+            onThreadsBlocking(5) { index in
                 if index < 4 {
                     for _ in 0..<50 { subscription.value?.request(.max(2)) }
                 } else if round % 2 == 0 {

@@ -69,7 +69,7 @@ struct ShareTests {
         for keeper in keepers { shared.subscribe(keeper) }
         let senders = 4
         let perSender = 1_000
-        DispatchQueue.concurrentPerform(iterations: senders) { sender in
+        onThreadsBlocking(senders) { sender in
             for index in 0..<perSender { subject.send(sender * perSender + index) }
         }
         subject.send(completion: .finished)
@@ -215,7 +215,7 @@ struct ShareTests {
         shared.subscribe(keeper)
         let recorders = (0..<6).map { _ in SerializationCheckingSubscriber<Int, Never>() }
         let count = 3_000
-        DispatchQueue.concurrentPerform(iterations: recorders.count + 1) { worker in
+        onThreadsBlocking(recorders.count + 1) { worker in
             if worker == recorders.count {
                 for value in 0..<count { subject.send(value) }
                 subject.send(completion: .finished)

@@ -164,7 +164,7 @@ struct SwitchToLatestTests {
         outer.switchToLatest().subscribe(probe)
         for round in 0..<rounds {
             outer.send(inners[round])
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            onThreadsBlocking(2) { worker in
                 if worker == 0 {
                     for index in 0..<perInner { inners[round].send((round, index)) }
                 } else if round > 0 {

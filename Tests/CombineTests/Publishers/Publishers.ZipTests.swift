@@ -301,7 +301,7 @@ struct ZipTests {
         let ups = (0..<sources).map { _ in TestUpstream<Int, Never>() }
         let probe = SerializationCheckingSubscriber<(Int, Int, Int, Int), Never>()
         Publishers.Zip4(ups[0], ups[1], ups[2], ups[3]).subscribe(probe)
-        DispatchQueue.concurrentPerform(iterations: sources) { source in
+        onThreadsBlocking(sources) { source in
             for index in 0..<perSource { ups[source].send(index) }
             ups[source].send(completion: .finished)
         }
