@@ -33,7 +33,7 @@ public final class Future<Output, Failure: Error>: Publisher {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
         let waiting = state.withLock { state -> ContiguousArray<Conduit> in
             guard state.result == nil else { return [] }
@@ -67,7 +67,7 @@ public final class Future<Output, Failure: Error>: Publisher {
         conduit.subscriptionDelivered(known)
     }
 
-    @usableFromInline
+    @inlinable
     func remove(_ conduit: Conduit) {
         state.withLock { state in
             if let index = state.waiting.firstIndex(where: { $0 === conduit }) {
@@ -129,7 +129,7 @@ extension Future {
             if let (deliver, result) = action { deliver(result) }
         }
 
-        @usableFromInline
+        @inlinable
         func fulfill(_ result: Result<Output, Failure>) {
             let action = state.withLock { state -> (Deliver, Result<Output, Failure>)? in
                 guard state.deliver != nil else { return nil }
