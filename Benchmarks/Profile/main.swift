@@ -34,7 +34,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 3a 3b 4 5a 5b 5c 6a 6b 7 8 9 10 12 13 14 15 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 4 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
     exit(1)
 }
 
@@ -58,6 +58,8 @@ func run(_ workload: String, _ count: Int) {
         for value in 0..<count { subject.send(value) }
         cancellable.cancel()
         blackHole(sum)
+    case "2e":
+        erasedSubject(count)
     case "2b":
         let subject = PassthroughSubject<Int, Never>()
         var sum = 0
@@ -149,6 +151,8 @@ func run(_ workload: String, _ count: Int) {
             _ = Just(value).sink { sum &+= $0 }
         }
         blackHole(sum)
+    case "6c":
+        futureChurn(count)
     case "7":
         let subject = PassthroughSubject<Int, Never>()
         var total = 0
@@ -335,3 +339,23 @@ func flood(_ count: Int, merged: Bool = false) {
 }
 
 run(arguments[1], count)
+
+@inline(never)
+func erasedSubject(_ count: Int) {
+    let subject = PassthroughSubject<Int, Never>()
+    let erased = subject.eraseToAnyPublisher()
+    var sum = 0
+    let cancellable = erased.sink { sum &+= $0 }
+    for value in 0..<count { subject.send(value) }
+    cancellable.cancel()
+    blackHole(sum)
+}
+
+@inline(never)
+func futureChurn(_ count: Int) {
+    var sum = 0
+    for value in 0..<count {
+        _ = Future<Int, Never> { promise in promise(.success(value)) }.sink { sum &+= $0 }
+    }
+    blackHole(sum)
+}

@@ -118,6 +118,19 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    Benchmark("2e PassthroughSubject→AnyPublisher→sink", configuration: valueConfiguration) { benchmark in
+        // The view-model shape: a subject kept private and handed out erased.
+        let subject = PassthroughSubject<Int, Never>()
+        let erased = subject.eraseToAnyPublisher()
+        var sum = 0
+        let cancellable = erased.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
     // 3. Ten chained maps.
     Benchmark("3a 10 maps (fusable)", configuration: valueConfiguration) { benchmark in
         let subject = PassthroughSubject<Int, Never>()
@@ -221,6 +234,17 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for value in benchmark.scaledIterations {
             _ = Just(value).sink { sum &+= $0 }
+        }
+        benchmark.stopMeasurement()
+        blackHole(sum)
+    }
+
+    Benchmark("6c Future churn", configuration: valueConfiguration) { benchmark in
+        // A callback API wrapped in a Future, fulfilled at once, then subscribed to.
+        var sum = 0
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            _ = Future<Int, Never> { promise in promise(.success(value)) }.sink { sum &+= $0 }
         }
         benchmark.stopMeasurement()
         blackHole(sum)
