@@ -124,7 +124,9 @@ extension Publishers.Concatenate {
             return more
         }
 
-        @usableFromInline
+        // Inlinable because it subscribes the suffix: from unspecialised code, that subscription,
+        // and with it every value of the suffix, would run unspecialised too.
+        @inlinable
         func complete(_ completion: Subscribers.Completion<Suffix.Failure>, isPrefix: Bool) {
             let next: Suffix?? = state.withLock { state in
                 guard state.phase == (isPrefix ? .prefix : .suffix), state.current != nil else { return nil }

@@ -108,7 +108,7 @@ extension Publishers.DropUntilOutput {
             if pending > 0 { subscription.request(pending) }
         }
 
-        @usableFromInline
+        @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let pass: Bool = state.withLock { state in
                 if !state.finished && state.triggered { return true }

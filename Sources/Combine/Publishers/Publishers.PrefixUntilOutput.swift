@@ -65,7 +65,7 @@ extension Publishers.PrefixUntilOutput {
             downstream.receive(subscription: self)
         }
 
-        @usableFromInline
+        @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // A value before the subscription is ignored, as Apple's stage does.
             let live: Bool = state.withLock { state in
