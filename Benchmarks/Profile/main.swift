@@ -34,7 +34,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 4 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
     exit(1)
 }
 
@@ -151,6 +151,8 @@ func run(_ workload: String, _ count: Int) {
             _ = Just(value).sink { sum &+= $0 }
         }
         blackHole(sum)
+    case "3c":
+        keyPathMap(count)
     case "6c":
         futureChurn(count)
     case "7":
@@ -357,5 +359,20 @@ func futureChurn(_ count: Int) {
     for value in 0..<count {
         _ = Future<Int, Never> { promise in promise(.success(value)) }.sink { sum &+= $0 }
     }
+    blackHole(sum)
+}
+
+struct Reading {
+    var value: Int
+    var unit: String
+}
+
+@inline(never)
+func keyPathMap(_ count: Int) {
+    let subject = PassthroughSubject<Reading, Never>()
+    var sum = 0
+    let cancellable = subject.map(\.value).sink { sum &+= $0 }
+    for value in 0..<count { subject.send(Reading(value: value, unit: "m")) }
+    cancellable.cancel()
     blackHole(sum)
 }

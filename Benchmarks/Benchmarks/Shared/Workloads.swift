@@ -44,6 +44,12 @@ func checkLibrary() {
 /// The failure type of workload 13, whose subject never actually fails.
 struct WorkloadError: Error {}
 
+/// A value with a stored property for the key-path row to read.
+struct Reading {
+    var value: Int
+    var unit: String
+}
+
 final class Model: ObservableObject {
     @Published var count = 0
 }
@@ -154,6 +160,18 @@ let benchmarks: @Sendable () -> Void = {
         let cancellable = chain.sink { sum &+= $0 }
         benchmark.startMeasurement()
         for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    Benchmark("3c key-path map of a struct field", configuration: valueConfiguration) { benchmark in
+        // A key path to a stored property, as in `.map(\.data)` after a data task.
+        let subject = PassthroughSubject<Reading, Never>()
+        var sum = 0
+        let cancellable = subject.map(\.value).sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(Reading(value: value, unit: "m")) }
         benchmark.stopMeasurement()
         cancellable.cancel()
         blackHole(sum)
