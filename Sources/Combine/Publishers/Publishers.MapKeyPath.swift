@@ -20,8 +20,8 @@ extension Publishers {
         /// Connects `subscriber`; the upstream subscription is passed straight through.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            let keyPath = self.keyPath
-            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath]) { $0[keyPath: keyPath] })
+            let reader = KeyPathReader(keyPath)
+            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath]) { reader.read($0) })
         }
     }
 
@@ -50,9 +50,9 @@ extension Publishers {
         /// Connects `subscriber`; the upstream subscription is passed straight through.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1), Upstream.Failure == S.Failure {
-            let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1
+            let reader0 = KeyPathReader(keyPath0), reader1 = KeyPathReader(keyPath1)
             upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
-                ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+                (reader0.read($0), reader1.read($0))
             })
         }
     }
@@ -88,9 +88,9 @@ extension Publishers {
         /// Connects `subscriber`; the upstream subscription is passed straight through.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1, Output2), Upstream.Failure == S.Failure {
-            let keyPath0 = self.keyPath0, keyPath1 = self.keyPath1, keyPath2 = self.keyPath2
+            let reader0 = KeyPathReader(keyPath0), reader1 = KeyPathReader(keyPath1), reader2 = KeyPathReader(keyPath2)
             upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1, keyPath2]) {
-                ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+                (reader0.read($0), reader1.read($0), reader2.read($0))
             })
         }
     }
@@ -100,6 +100,35 @@ extension Publishers {
 /// the upstream's subscription straight down and reads the properties of each value, but shown
 /// as Apple shows it (spec §28): `"ValueForKey"` with a `keyPath` child for one key path,
 /// `"ValueForKeys"` with `keyPath0`, `keyPath1`… for several.
+/// Reads one key path of every value. A key path to a stored property held inline in its root
+/// (a struct's field, a field of a field, a tuple's element, the root itself) is read at its byte
+/// offset, found once per subscription with `MemoryLayout.offset(of:)`: the standard library's
+/// general key-path read looks up type metadata at run time, about 430 instructions per value
+/// more (`map(\.a)` on a struct: 631 instructions per value against 205 for `map { $0.a }`).
+/// Any other key path (a computed property, a class's property, an optional chain) is read as
+/// usual.
+@usableFromInline
+struct KeyPathReader<Root, Value> {
+    @usableFromInline let keyPath: KeyPath<Root, Value>
+    /// The value's byte offset in its root, or `nil` when the path is not inline storage.
+    @usableFromInline let offset: Int?
+
+    @inlinable
+    init(_ keyPath: KeyPath<Root, Value>) {
+        self.keyPath = keyPath
+        offset = MemoryLayout<Root>.offset(of: keyPath)
+    }
+
+    @inlinable @inline(__always)
+    func read(_ root: Root) -> Value {
+        guard let offset else { return root[keyPath: keyPath] }
+        // `offset(of:)` answers only for inline storage, so a `Value` lives, initialised and
+        // aligned, at that offset of the root's bytes; `load` copies it out (retaining what it
+        // references).
+        return withUnsafeBytes(of: root) { $0.load(fromByteOffset: offset, as: Value.self) }
+    }
+}
+
 @usableFromInline
 struct KeyPathReadingStage<Input, Downstream: Subscriber>: Subscriber, ReflectsAsOperator {
     @usableFromInline typealias Failure = Downstream.Failure
