@@ -73,7 +73,7 @@ def main():
         b50 = metric("BaselineBench", w, "Time (wall clock)", 2)
         print(f"| {w} | {fmt(t50)} / {fmt(t0)} | {fmt(o50)} / {fmt(o0)} | {ratio} | {fmt(b50)} | {fmt(tm)} / {fmt(om)} |")
     print()
-    print("Times are per value (per subscription for 6a/6b): ordo-one's `scalingFactor: .kilo` divides by 1 000. "
+    print("Times are per value (per subscription for 6a, 6b and 6c): ordo-one's `scalingFactor: .kilo` divides by 1 000. "
           "Mallocs are per value, rounded by the tool.")
 
 if __name__ == "__main__":
