@@ -190,6 +190,18 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    Benchmark("4b map{Just}→switchToLatest", configuration: valueConfiguration) { benchmark in
+        // The search-field shape: each value starts a new inner publisher that replaces the last.
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.map { Just($0 &* 2) }.switchToLatest().sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
     // 5. Combining two subjects.
     #if OPENCOMBINE
     print("OpenCombine 0.14.0 has no merge or combineLatest: workloads 5a and 5b run on Tributary only.")
