@@ -5,6 +5,12 @@ import Synchronization
 /// after cancel. `name` is what `print()` shows.
 @usableFromInline
 final class OneValueSubscription<Downstream: Subscriber>: Subscription, ReflectsAsOperator {
+    /// Reaches ``requestNow(_:)``, specialised: made in the specialised `init`, where a
+    /// subscriber's `request(_:)` through the `Subscription` existential would reach the
+    /// generic code and hand the value, and everything the subscriber does with it, to
+    /// unspecialised code (`switchToLatest` over `Just`s: about 30,000 instructions per value).
+    @usableFromInline let requestHook: (OneValueSubscription, Subscribers.Demand) -> Void
+
     @usableFromInline
     let value: Downstream.Input
 
@@ -25,10 +31,16 @@ final class OneValueSubscription<Downstream: Subscriber>: Subscription, Reflects
         self.name = name
         self.value = value
         self.downstream = downstream
+        requestHook = { subscription, demand in subscription.requestNow(demand) }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        requestHook(self, demand)
+    }
+
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("\(name) subscription request(_:)")
         guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let downstream = downstream.take()
         else { return }

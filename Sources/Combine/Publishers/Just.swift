@@ -47,6 +47,10 @@ extension Just {
     final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Never {
+        /// Reaches ``requestNow(_:)`` in code specialised by `init`, as
+        /// `OneValueSubscription.requestHook` does, and for the same reason.
+        @usableFromInline let requestHook: (Inner, Subscribers.Demand) -> Void
+
         @usableFromInline
         let value: Output
 
@@ -64,10 +68,16 @@ extension Just {
         init(value: Output, downstream: Downstream) {
             self.value = value
             self.downstream = downstream
+            requestHook = { inner, demand in inner.requestNow(demand) }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
+            requestHook(self, demand)
+        }
+
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Just subscription request(_:)")
             guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let downstream = downstream.take()
             else { return }
@@ -97,6 +107,10 @@ extension Just {
     final class ObjectInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Never {
+        /// Reaches ``requestNow(_:)`` in code specialised by `init`, as
+        /// `OneValueSubscription.requestHook` does, and for the same reason.
+        @usableFromInline let requestHook: (ObjectInner, Subscribers.Demand) -> Void
+
         @usableFromInline
         let value: Output
 
@@ -117,10 +131,16 @@ extension Just {
             self.value = value
             self.downstream = unsafeBitCast(downstream, to: AnyObject.self)
             claimed = Atomic(false)
+            requestHook = { inner, demand in inner.requestNow(demand) }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
+            requestHook(self, demand)
+        }
+
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Just subscription request(_:)")
             guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let object = downstream.take()
             else { return }
