@@ -114,9 +114,17 @@ extension Future {
         @usableFromInline
         let state: LockedState<State>
 
+        /// Reaches ``requestNow(_:)`` in code specialised by `init`, as
+        /// `OneValueSubscription.requestHook` does, and for the same reason: a subscriber's
+        /// `request(_:)` arrives through the `Subscription` existential, whose witness is the
+        /// generic code (`switchToLatest` over `Future`s looked up type metadata for every one).
+        @usableFromInline
+        let requestHook: (Conduit, Subscribers.Demand) -> Void
+
         @inlinable
         init(parent: Future, deliver: @escaping Deliver) {
             state = LockedState(State(deliver: deliver, parent: parent))
+            requestHook = { conduit, demand in conduit.requestNow(demand) }
         }
 
         @inlinable
@@ -141,6 +149,11 @@ extension Future {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
+            requestHook(self, demand)
+        }
+
+        @inlinable
+        func requestNow(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Future subscription request(_:)")
             let action = state.withLock { state -> (Deliver, Result<Output, Failure>)? in
                 state.hasDemand = true
