@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The subscription of the publishers that deliver one stored value and finish
-/// (`Optional.Publisher`, `Result.Publisher`): value and `.finished` on the first request, nothing
-/// after cancel. `name` is what `print()` shows.
+/// The subscription of the publishers that deliver one stored value and finish (`Just` for a
+/// subscriber that is a value, `Optional.Publisher`, `Result.Publisher`): value and `.finished`
+/// on the first request, nothing after cancel. `name` is what `print()` shows.
 @usableFromInline
 final class OneValueSubscription<Downstream: Subscriber>: Subscription, ReflectsAsOperator {
     /// Reaches ``requestNow(_:)``, specialised: made in the specialised `init`, where a
@@ -15,8 +15,9 @@ final class OneValueSubscription<Downstream: Subscriber>: Subscription, Reflects
     let value: Downstream.Input
 
     /// Written only by the one caller that wins `claimed` (delivery or cancel), never read
-    /// concurrently.
+    /// concurrently (hence `@exclusivity(unchecked)`).
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
 
     /// Set by the first `request` or `cancel`; whoever sets it owns the subscriber.

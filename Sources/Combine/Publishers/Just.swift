@@ -33,7 +33,7 @@ public struct Just<Output>: Publisher {
                 subscriber.receive(subscription: ObjectInner<S>(value: output, downstream: subscriber))
             }
         } else {
-            subscriber.receive(subscription: Inner(value: output, downstream: subscriber))
+            subscriber.receive(subscription: OneValueSubscription(name: "Just", value: output, downstream: subscriber))
         }
     }
 }
@@ -42,67 +42,8 @@ extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
 extension Just {
-    /// The subscription: one value and `.finished` on the first request; cancel drops both.
-    @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Never {
-        /// Reaches ``requestNow(_:)`` in code specialised by `init`, as
-        /// `OneValueSubscription.requestHook` does, and for the same reason.
-        @usableFromInline let requestHook: (Inner, Subscribers.Demand) -> Void
-
-        @usableFromInline
-        let value: Output
-
-        /// Written only by the one caller that wins `claimed` (delivery or cancel), never read
-        /// concurrently (hence `@exclusivity(unchecked)`).
-        @usableFromInline
-        @exclusivity(unchecked)
-        var downstream: Downstream?
-
-        /// Set by the first `request` or `cancel`; whoever sets it owns the subscriber.
-        @usableFromInline
-        let claimed = Atomic<Bool>(false)
-
-        @inlinable
-        init(value: Output, downstream: Downstream) {
-            self.value = value
-            self.downstream = downstream
-            requestHook = { inner, demand in inner.requestNow(demand) }
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            requestHook(self, demand)
-        }
-
-        @inlinable
-        func requestNow(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Just subscription request(_:)")
-            guard !claimed.exchange(true, ordering: .acquiringAndReleasing), let downstream = downstream.take()
-            else { return }
-            _ = downstream.receive(value)
-            downstream.receive(completion: .finished)
-        }
-
-        @inlinable
-        func cancel() {
-            guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            downstream = nil
-        }
-
-        @usableFromInline
-        var description: String { "Just" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, unlabeledChildren: [value]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
-
-    /// ``Inner`` for subscribers that are classes: the same behaviour, with the subscriber held as
-    /// an `AnyObject` (see ``Just/receive(subscriber:)``).
+    /// `OneValueSubscription` for subscribers that are classes: the same behaviour, with the
+    /// subscriber held as an `AnyObject` (see ``Just/receive(subscriber:)``).
     @usableFromInline
     final class ObjectInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
