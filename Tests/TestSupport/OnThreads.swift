@@ -4,14 +4,7 @@ import Foundation
 /// caller's task, until all have returned. Real threads, so the bodies truly overlap whatever the
 /// size of Swift concurrency's cooperative pool.
 public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-    let done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        Thread {
-            body(index)
-            done.leave()
-        }.start()
-    }
+    let done = startThreads(count, body)
     await withCheckedContinuation { continuation in
         done.notify(queue: .global()) { continuation.resume() }
     }
@@ -29,17 +22,23 @@ public func onThreadsBlocking(_ count: Int, _ body: (Int) -> Void) {
         // The threads reach the closure through a slot emptied once all have returned: a thread
         // object may outlive its work for a moment, and the closure must not outlive this call.
         let slot = BodySlot(body)
-        let done = DispatchGroup()
-        for index in 0..<count {
-            done.enter()
-            Thread {
-                slot.body?(index)
-                done.leave()
-            }.start()
-        }
-        done.wait()
+        startThreads(count) { slot.body?($0) }.wait()
         slot.body = nil
     }
+}
+
+/// Starts one thread per index, each calling `body` with it; the group is left when all have
+/// returned.
+private func startThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
+    let done = DispatchGroup()
+    for index in 0..<count {
+        done.enter()
+        Thread {
+            body(index)
+            done.leave()
+        }.start()
+    }
+    return done
 }
 
 private final class BodySlot: @unchecked Sendable {
