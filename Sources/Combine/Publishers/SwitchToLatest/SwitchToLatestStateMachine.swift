@@ -32,22 +32,32 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     }
 
     /// What to perform outside the lock.
+    ///
+    /// Its subscriptions are ``SubscriptionHandle``s, not `(any Subscription)?`: an action is made
+    /// and dropped several times per inner publisher, and an optional existential is copied and
+    /// destroyed through the value witnesses of `Optional` and of the existential (over a
+    /// thousand instructions per inner of `map { Just($0) }.switchToLatest()`), where a handle
+    /// costs one retain.
     @usableFromInline
     struct Action {
         @usableFromInline
         var step: Step
-        /// A request to make of the current inner (a forwarded downstream request, or the
+        /// The current inner, to request ``demand`` of (a forwarded downstream request, or the
         /// subscriber's answer to a value the emitter delivered for another thread).
         @usableFromInline
-        var forward: (any Subscription, Subscribers.Demand)?
+        var forward: SubscriptionHandle?
+        @usableFromInline
+        var demand: Subscribers.Demand
         /// A subscription to cancel.
         @usableFromInline
-        var cancel: (any Subscription)?
+        var cancel: SubscriptionHandle?
 
         @inlinable
-        init(step: Step = .idle, forward: (any Subscription, Subscribers.Demand)? = nil, cancel: (any Subscription)? = nil) {
+        init(step: Step = .idle, forward: SubscriptionHandle? = nil, demand: Subscribers.Demand = .none,
+             cancel: SubscriptionHandle? = nil) {
             self.step = step
             self.forward = forward
+            self.demand = demand
             self.cancel = cancel
         }
     }
@@ -67,19 +77,18 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     var gate: FanInGate<Downstream>
 
     @usableFromInline
-    var upstream: (any Subscription)?
+    var upstream: SubscriptionHandle?
 
     @usableFromInline
     var upstreamFinished = false
 
-    /// The upstream's subscription has arrived (a flag rather than a test of the optional
-    /// existential `upstream`, which would copy it for every upstream value).
+    /// The upstream's subscription has arrived (`upstream` is let go of when the upstream ends).
     @usableFromInline
     var upstreamSubscribed = false
 
     /// The current inner's subscription, while ``innerPhase`` is `.subscribed`.
     @usableFromInline
-    var inner: (any Subscription)?
+    var inner: SubscriptionHandle?
 
     @usableFromInline
     var innerPhase = InnerPhase.none
@@ -104,7 +113,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
 
     /// Lets go of the current inner; returns its subscription, for cancelling.
     @inlinable
-    mutating func dropInner() -> (any Subscription)? {
+    mutating func dropInner() -> SubscriptionHandle? {
         let held = inner
         inner = nil
         innerPhase = .dropped
@@ -116,7 +125,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     /// Keeps the upstream's subscription; `false` when it must be cancelled (a second one, or
     /// the operator is already done).
     @inlinable
-    mutating func receiveUpstream(subscription: any Subscription) -> Bool {
+    mutating func receiveUpstream(subscription: SubscriptionHandle) -> Bool {
         guard !gate.isTerminated, upstream == nil, !upstreamFinished else { return false }
         upstream = subscription
         upstreamSubscribed = true
@@ -126,7 +135,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     /// Switches to a new inner publisher: returns its generation and the previous inner's
     /// subscription to cancel, or `nil` when the operator is done.
     @inlinable
-    mutating func switchInner() -> (generation: Int, previous: (any Subscription)?)? {
+    mutating func switchInner() -> (generation: Int, previous: SubscriptionHandle?)? {
         // A publisher sent before the upstream's subscription is ignored, as Apple's operator does.
         guard gate.isOpen, !upstreamFinished, upstreamSubscribed else { return nil }
         let previous = inner
@@ -153,15 +162,17 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
 
     // MARK: Inner
 
+    /// Keeps the subscription of the current inner and returns the demand to request of it
+    /// (`.none`: nothing yet); `nil` when it must be cancelled (a replaced inner, or the operator
+    /// is done).
     @inlinable
-    mutating func receiveInner(subscription: any Subscription, generation: Int) -> FanInSubscriptionAction {
+    mutating func receiveInner(subscription: SubscriptionHandle, generation: Int) -> Subscribers.Demand? {
         guard gate.isOpen, generation == self.generation, innerPhase == .awaitingSubscription else {
-            return .cancel(subscription)
+            return nil
         }
         inner = subscription
         innerPhase = .subscribed
-        let grant = gate.freeDemand
-        return grant > 0 ? .request(subscription, grant) : .none
+        return gate.freeDemand
     }
 
     @inlinable
@@ -215,18 +226,18 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
 
     // MARK: Downstream
 
-    /// The current inner's subscription, to forward `demand` to.
+    /// The current inner's subscription, to forward a demand to.
     @inlinable
-    func forwarding(_ demand: Subscribers.Demand) -> (any Subscription, Subscribers.Demand)? {
-        guard gate.isOpen, innerPhase == .subscribed, let inner else { return nil }
-        return (inner, demand)
+    var forwardingTarget: SubscriptionHandle? {
+        guard gate.isOpen, innerPhase == .subscribed else { return nil }
+        return inner
     }
 
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> Action {
         guard !gate.isTerminated else { return Action() }
         gate.request(demand)
-        return Action(step: gate.kick(), forward: forwarding(demand))
+        return Action(step: gate.kick(), forward: forwardingTarget, demand: demand)
     }
 
     /// For the emitter, after a delivery. `returnedToSender` says the sender of that value takes
@@ -234,13 +245,13 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     /// answer is requested from the current inner.
     @inlinable
     mutating func delivered(additional: Subscribers.Demand, returnedToSender: Bool) -> Action {
-        let forward = returnedToSender || additional == .none ? nil : forwarding(additional)
-        return Action(step: gate.delivered(additional: additional), forward: forward)
+        let forward = returnedToSender || additional == .none ? nil : forwardingTarget
+        return Action(step: gate.delivered(additional: additional), forward: forward, demand: additional)
     }
 
     /// Cancels: returns the upstream's and the inner's subscriptions.
     @inlinable
-    mutating func cancel() -> ((any Subscription)?, (any Subscription)?) {
+    mutating func cancel() -> (SubscriptionHandle?, SubscriptionHandle?) {
         gate.cancel()
         let held = upstream
         upstream = nil

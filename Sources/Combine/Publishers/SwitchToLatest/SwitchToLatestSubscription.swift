@@ -36,7 +36,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
+        let handle = SubscriptionHandle(subscription)
+        guard state.withLock({ $0.receiveUpstream(subscription: handle) }) else {
             subscription.cancel()
             return
         }
@@ -60,7 +61,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receiveInner(subscription: any Subscription, generation: Int) {
-        state.withLock { $0.receiveInner(subscription: subscription, generation: generation) }.perform()
+        let handle = SubscriptionHandle(subscription)
+        switch state.withLock({ $0.receiveInner(subscription: handle, generation: generation) }) {
+        case nil: subscription.cancel()
+        case .some(.none): break
+        case .some(let grant): subscription.request(grant)
+        }
     }
 
     /// Delivers an inner value and returns the subscriber's answer to the inner, as Apple's
@@ -117,10 +123,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func perform(_ action: Machine.Action) {
         action.cancel?.cancel()
-        if let (inner, demand) = action.forward { inner.request(demand) }
+        action.forward?.request(action.demand)
         FanInGate<Downstream>.drain(action.step) { additional in
             let next = state.withLock { $0.delivered(additional: additional, returnedToSender: false) }
-            if let (inner, demand) = next.forward { inner.request(demand) }
+            next.forward?.request(next.demand)
             return next.step
         } wait: { ticket in
             state.waitUntilSettled(ticket)
