@@ -49,15 +49,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// Attaches `subscriber`; it receives the result once it is known (a value only on demand).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        let conduit = Conduit(parent: self) { result in
-            switch result {
-            case .success(let value):
-                _ = subscriber.receive(value)
-                subscriber.receive(completion: .finished)
-            case .failure(let error):
-                subscriber.receive(completion: .failure(error))
-            }
-        }
+        let conduit = SubscriberConduit(parent: self, downstream: subscriber)
         let known = state.withLock { state -> Result<Output, Failure>? in
             if let result = state.result { return result }
             state.waiting.append(conduit)
@@ -78,16 +70,19 @@ public final class Future<Output, Failure: Error>: Publisher {
 }
 
 extension Future {
-    /// One subscriber's subscription. The subscriber is reached through a closure built in
-    /// `receive(subscriber:)`; whoever takes that closure out under the lock delivers the result.
+    /// One subscriber's subscription, as the future sees it. The subscriber itself is kept by the
+    /// subclass ``SubscriberConduit``, generic over its type, and reached through hooks made in
+    /// that subclass's specialised `init`: the future's list of waiting subscriptions needs one
+    /// type for all of them, and a closure capturing the subscriber (what this used to keep)
+    /// cost an allocation per subscription, and another for the thunk that re-abstracted it
+    /// when it was taken out of the generic state.
     @usableFromInline
-    final class Conduit: Subscription, ReflectsAsOperator {
-        @usableFromInline
-        typealias Deliver = (Result<Output, Failure>) -> Void
-
+    class Conduit: Subscription, ReflectsAsOperator {
         @usableFromInline
         struct State {
-            @usableFromInline var deliver: Deliver?
+            /// The subscriber is still held: neither served nor cancelled. Whoever clears this,
+            /// under the lock, owns the subscriber from then on.
+            @usableFromInline var live = true
             @usableFromInline var parent: Future?
             @usableFromInline var result: Result<Output, Failure>?
             @usableFromInline var hasDemand = false
@@ -95,95 +90,151 @@ extension Future {
             @usableFromInline var ready = false
 
             @inlinable
-            init(deliver: @escaping Deliver, parent: Future) {
-                self.deliver = deliver
+            init(parent: Future) {
                 self.parent = parent
             }
 
-            /// Takes the delivery closure when the result can go out now.
+            /// Claims the subscriber when the result can go out now, and returns the result.
             @inlinable
-            mutating func takeIfDeliverable() -> (Deliver, Result<Output, Failure>)? {
-                guard ready, let result, let deliver else { return nil }
+            mutating func takeIfDeliverable() -> Result<Output, Failure>? {
+                guard ready, live, let result else { return nil }
                 if case .success = result, !hasDemand { return nil }
-                self.deliver = nil
+                live = false
                 parent = nil
-                return (deliver, result)
+                return result
             }
         }
 
         @usableFromInline
         let state: LockedState<State>
 
-        /// Reaches ``requestNow(_:)`` in code specialised by `init`, as
+        /// Reaches ``requestNow(_:)`` in code specialised by the subclass's `init`, as
         /// `OneValueSubscription.requestHook` does, and for the same reason: a subscriber's
         /// `request(_:)` arrives through the `Subscription` existential, whose witness is the
         /// generic code (`switchToLatest` over `Future`s looked up type metadata for every one).
         @usableFromInline
         let requestHook: (Conduit, Subscribers.Demand) -> Void
 
+        /// Hands the result to the subscriber the caller has claimed, or, given `nil` (a cancel),
+        /// lets go of it.
+        @usableFromInline
+        let deliverHook: (Conduit, Result<Output, Failure>?) -> Void
+
         @inlinable
-        init(parent: Future, deliver: @escaping Deliver) {
-            state = LockedState(State(deliver: deliver, parent: parent))
-            requestHook = { conduit, demand in conduit.requestNow(demand) }
+        init(
+            parent: Future,
+            requestHook: @escaping (Conduit, Subscribers.Demand) -> Void,
+            deliverHook: @escaping (Conduit, Result<Output, Failure>?) -> Void
+        ) {
+            state = LockedState(State(parent: parent))
+            self.requestHook = requestHook
+            self.deliverHook = deliverHook
         }
 
         @inlinable
-        func subscriptionDelivered(_ known: Result<Output, Failure>?) {
-            let action = state.withLock { state -> (Deliver, Result<Output, Failure>)? in
+        final func subscriptionDelivered(_ known: Result<Output, Failure>?) {
+            let result = state.withLock { state -> Result<Output, Failure>? in
                 state.ready = true
                 if let known, state.result == nil { state.result = known }
                 return state.takeIfDeliverable()
             }
-            if let (deliver, result) = action { deliver(result) }
+            if let result { deliverHook(self, result) }
         }
 
         @inlinable
-        func fulfill(_ result: Result<Output, Failure>) {
-            let action = state.withLock { state -> (Deliver, Result<Output, Failure>)? in
-                guard state.deliver != nil else { return nil }
+        final func fulfill(_ result: Result<Output, Failure>) {
+            let deliverable = state.withLock { state -> Result<Output, Failure>? in
+                guard state.live else { return nil }
                 state.result = result
                 return state.takeIfDeliverable()
             }
-            if let (deliver, result) = action { deliver(result) }
+            if let deliverable { deliverHook(self, deliverable) }
         }
 
         @inlinable
-        func request(_ demand: Subscribers.Demand) {
+        final func request(_ demand: Subscribers.Demand) {
             requestHook(self, demand)
         }
 
         @inlinable
-        func requestNow(_ demand: Subscribers.Demand) {
+        final func requestNow(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Future subscription request(_:)")
-            let action = state.withLock { state -> (Deliver, Result<Output, Failure>)? in
+            let result = state.withLock { state -> Result<Output, Failure>? in
                 state.hasDemand = true
                 return state.takeIfDeliverable()
             }
-            if let (deliver, result) = action { deliver(result) }
+            if let result { deliverHook(self, result) }
         }
 
         @inlinable
-        func cancel() {
-            let released = state.withLock { state in
+        final func cancel() {
+            let (claimed, parent) = state.withLock { state in
                 defer {
-                    state.deliver = nil
+                    state.live = false
                     state.parent = nil
                 }
-                return (state.deliver, state.parent)
+                return (state.live, state.parent)
             }
-            released.1?.remove(self)
+            if claimed { deliverHook(self, nil) }
+            parent?.remove(self)
         }
 
+        /// The subscriber, for the mirror; read under the lock while it is still held.
         @usableFromInline
-        var description: String { "Future" }
+        var heldSubscriber: Any? { nil }
 
-        /// Apple's shape: `parent` and `downstream` (the delivery, here) are `nil` once the
-        /// result has gone out or the subscription was cancelled.
         @usableFromInline
-        var mirrorChildren: KeyValuePairs<String, Any> {
-            let (parent, deliver, hasDemand) = state.withLock { ($0.parent, $0.deliver, $0.hasDemand) }
-            return ["parent": parent as Any, "downstream": deliver as Any, "hasAnyDemand": hasDemand,
+        final var description: String { "Future" }
+
+        /// Apple's shape: `parent` and `downstream` are `nil` once the result has gone out or the
+        /// subscription was cancelled.
+        @usableFromInline
+        final var mirrorChildren: KeyValuePairs<String, Any> {
+            let (parent, downstream, hasDemand) = state.withLock {
+                ($0.parent, $0.live ? heldSubscriber : nil, $0.hasDemand)
+            }
+            return ["parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": hasDemand,
                     "subject": parent as Any]
         }
+    }
+
+    /// A ``Conduit`` holding a subscriber of type `Downstream`. `Slot` is always `Downstream?`,
+    /// a type parameter for the reason `OneValueSubscription` gives: the unspecialised deinit
+    /// would otherwise look up the metadata of `Optional<Downstream>`.
+    @usableFromInline
+    final class SubscriberConduit<Downstream: Subscriber, Slot>: Conduit
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        /// Touched only by whoever claimed the subscriber (``Conduit/State/live``), and by the
+        /// mirror under the lock before that; hence `@exclusivity(unchecked)`.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var downstream: Slot
+
+        @inlinable
+        init(parent: Future, downstream: Downstream) where Slot == Downstream? {
+            self.downstream = downstream
+            super.init(
+                parent: parent,
+                requestHook: { conduit, demand in conduit.requestNow(demand) },
+                deliverHook: { conduit, result in unsafeDowncast(conduit, to: SubscriberConduit.self).deliver(result) }
+            )
+        }
+
+        @inlinable
+        func deliver(_ result: Result<Output, Failure>?) where Slot == Downstream? {
+            guard let downstream = downstream.take() else { return }
+            switch result {
+            case .success(let value)?:
+                _ = downstream.receive(value)
+                downstream.receive(completion: .finished)
+            case .failure(let error)?:
+                downstream.receive(completion: .failure(error))
+            case nil:
+                break
+            }
+        }
+
+        @usableFromInline
+        override var heldSubscriber: Any? { downstream }
     }
 }

@@ -73,6 +73,47 @@ struct FutureTests {
         promise?(.success(1))
     }
 
+    /// Apple's mirror of a Future subscription shows its subscriber as `downstream` until the
+    /// result has gone out.
+    @Test func mirrorShowsTheSubscriberUntilItIsServed() throws {
+        var promise: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { promise = $0 }
+        let subscriber = TrackingSubscriber<Int, Never>()
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func downstream() -> Any? {
+            let child = Mirror(reflecting: subscription).children.first { $0.label == "downstream" }?.value
+            return child.flatMap { Mirror(reflecting: $0).children.first?.value }
+        }
+        #expect(downstream() as? TrackingSubscriber<Int, Never> === subscriber)
+        promise?(.success(2))
+        #expect(subscriber.values == [2])
+        #expect(downstream() == nil)
+    }
+
+    /// A subscriber that is a value is let go of once served, with whatever it holds.
+    @Test func servedValueSubscriberIsReleased() {
+        final class Owner {}
+        struct Holding: Subscriber {
+            let owner: Owner
+            let combineIdentifier = CombineIdentifier()
+            func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+            func receive(_ input: Int) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        var promise: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { promise = $0 }
+        weak var weakOwner: Owner?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            future.subscribe(Holding(owner: owner))
+        }
+        #expect(weakOwner != nil)
+        promise?(.success(1))
+        #expect(weakOwner == nil)
+    }
+
     @Test func fulfilledFromAnotherThread() async {
         let future = Future<Int, Never> { promise in
             nonisolated(unsafe) let fulfill = promise
