@@ -36,14 +36,14 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         @inlinable init(_ result: Result<Output?, Failure>) { self.result = result }
     }
 
-    /// Where the subscription stands. The subscription itself is kept apart, in
-    /// ``State/subscription``: an enum carrying an `any Subscription` would be copied through its
-    /// value witnesses at every switch, and this one is switched over on every value.
+    /// Where the subscription stands. The subscription is held in a ``SubscriptionHandle``, an
+    /// object: this enum is switched over on every value, and with an `any Subscription` payload
+    /// every switch and copy would go through the existential's value witnesses.
     @usableFromInline
     enum Upstream {
         /// Not subscribed yet; the `next()` calls already waiting are requested on arrival.
         case awaitingSubscription
-        case subscribed
+        case subscribed(SubscriptionHandle)
         /// Finished, failed or cancelled; the subscription has been released.
         case terminal
     }
@@ -51,8 +51,6 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     @usableFromInline
     struct State {
         @usableFromInline var upstream: Upstream = .awaitingSubscription
-        /// The subscription while `upstream` is `subscribed`.
-        @usableFromInline var subscription: SubscriptionHandle?
         /// The `next()` calls waiting for a value, oldest first.
         @usableFromInline var waiting = Waiters()
         /// One per `next()` made before the subscription arrived; requested together on arrival.
@@ -128,8 +126,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         let action: SubscriptionAction = state.withLock { state in
             switch state.upstream {
             case .awaitingSubscription:
-                state.upstream = .subscribed
-                state.subscription = SubscriptionHandle(subscription)
+                state.upstream = .subscribed(SubscriptionHandle(subscription))
                 defer { state.pendingDemand = 0 }
                 return state.pendingDemand == 0 ? .nothing : .request(state.pendingDemand)
             case .subscribed, .terminal:
@@ -203,10 +200,10 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
                 switch state.upstream {
                 case .awaitingSubscription:
                     return ([], false, nil)
-                case .subscribed:
+                case .subscribed(let subscription):
                     state.upstream = .terminal
                     state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)
-                    return (state.waiting.takeAll(), true, state.subscription.take())
+                    return (state.waiting.takeAll(), true, subscription)
                 case .terminal:
                     return (state.waiting.takeAll(), false, nil)
                 }
@@ -227,7 +224,8 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     @inlinable
     func cancel() {
         let (subscription, waiting, dropped): (SubscriptionHandle?, [Continuation], DeliveryQueue<Output>) = state.withLock { state in
-            let subscription = state.subscription.take()
+            var subscription: SubscriptionHandle?
+            if case .subscribed(let held) = state.upstream { subscription = held }
             state.upstream = .terminal
             state.pendingDemand = 0
             state.unclaimed = 0
@@ -281,14 +279,14 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     @inlinable
     func nextWithoutSuspending() -> Attempt {
         // The answer and the subscription come out of the lock apart: copying an enum that
-        // carries both goes through its value witnesses.
+        // carries both would go through its value witnesses.
         var answer: Result<Output?, Failure>?
         let subscription: SubscriptionHandle? = state.withLock { state in
             if let result = Self.takeAnswer(&state) {
                 answer = result
                 return nil
             }
-            guard case .subscribed = state.upstream, let subscription = state.subscription else { return nil }
+            guard case .subscribed(let subscription) = state.upstream else { return nil }
             // Counted until the value arrives, or the call's continuation takes its place in
             // `waiting`.
             state.unclaimed += 1
@@ -323,8 +321,8 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             if let result = Self.takeAnswer(&state) { return .resume(result) }
             state.waiting.append(continuation)
             switch state.upstream {
-            case .subscribed:
-                guard requested else { return state.subscription.map(NextAction.request) ?? .wait }
+            case .subscribed(let subscription):
+                guard requested else { return .request(subscription) }
                 // The request this call made is now the waiter's.
                 state.unclaimed -= 1
                 return .wait

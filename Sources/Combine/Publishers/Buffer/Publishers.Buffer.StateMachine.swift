@@ -7,22 +7,26 @@ extension Publishers.Buffer {
     /// or values run out; anyone else only updates the state, and the drainer picks it up.
     @usableFromInline
     struct StateMachine {
-        /// Where the upstream stands. The subscription itself is kept apart, in `held`, so that
-        /// the checks made on every value and request switch over a plain enum: an enum carrying
-        /// an `any Subscription` is copied through its value witnesses at each switch.
+        /// Where the upstream stands, with the subscription held in each stage: from its
+        /// arrival until the completion goes out or the subscriber cancels (a failure of the
+        /// upstream lets go of it at once). It is a ``SubscriptionHandle``, an object, because the
+        /// checks made on every value and request switch over this enum; with an
+        /// `any Subscription` payload each switch and copy would go through the existential's
+        /// value witnesses.
         @usableFromInline
         enum Stage {
             case awaitingSubscription
-            case subscribed
+            case subscribed(SubscriptionHandle)
             /// The upstream has finished. Its subscription is still held (a cancel still reaches
             /// it) and values it still sends are buffered, as Apple's stage does; `finished` waits
             /// in `pendingCompletion` until the buffer is empty and the subscriber has demand left.
             /// Later completions are ignored.
-            case finished
+            case finished(SubscriptionHandle)
             /// A failure (the upstream's, or the overflow error) waits in `pendingCompletion`
             /// behind the values still buffered; it needs no demand. Later values are ignored. After
-            /// an overflow the (cancelled) subscription is held until the failure goes out.
-            case failing
+            /// an overflow the (cancelled) subscription is held until the failure goes out; after a
+            /// failure of the upstream, none is.
+            case failing(SubscriptionHandle?)
             case terminal
         }
 
@@ -53,8 +57,18 @@ extension Publishers.Buffer {
         @inlinable
         var upstream: SubscriptionHandle? {
             switch stage {
-            case .subscribed, .finished: return held
+            case .subscribed(let subscription), .finished(let subscription): return subscription
             case .awaitingSubscription, .failing, .terminal: return nil
+            }
+        }
+
+        /// The subscription the stage holds, whether or not values may still come from it.
+        @inlinable
+        var held: SubscriptionHandle? {
+            switch stage {
+            case .subscribed(let subscription), .finished(let subscription): return subscription
+            case .failing(let subscription): return subscription
+            case .awaitingSubscription, .terminal: return nil
             }
         }
 
@@ -62,9 +76,9 @@ extension Publishers.Buffer {
         var phase: Phase {
             switch stage {
             case .awaitingSubscription: return .awaitingSubscription
-            case .subscribed: return (held?.subscription).map(Phase.subscribed) ?? .terminal
-            case .finished: return (held?.subscription).map(Phase.finished) ?? .terminal
-            case .failing: return .failing(held?.subscription)
+            case .subscribed(let held): return .subscribed(held.subscription)
+            case .finished(let held): return .finished(held.subscription)
+            case .failing(let held): return .failing(held?.subscription)
             case .terminal: return .terminal
             }
         }
@@ -91,9 +105,6 @@ extension Publishers.Buffer {
         @usableFromInline let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
 
         @usableFromInline var stage: Stage = .awaitingSubscription
-        /// The upstream subscription: from its arrival until the completion goes out or the
-        /// subscriber cancels (a failure of the upstream lets go of it at once).
-        @usableFromInline var held: SubscriptionHandle?
         @usableFromInline var buffer = DeliveryQueue<Upstream.Output>()
         /// What the subscriber has asked for and not received.
         @usableFromInline var demand: Subscribers.Demand = .none
@@ -114,8 +125,7 @@ extension Publishers.Buffer {
         @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
             guard case .awaitingSubscription = stage else { return nil }
-            stage = .subscribed
-            held = SubscriptionHandle(subscription)
+            stage = .subscribed(SubscriptionHandle(subscription))
             // The caller is the drainer until it has handed the subscription down: whatever a
             // synchronous upstream sends in answer to the prefetch waits until then.
             role.take()
@@ -180,7 +190,7 @@ extension Publishers.Buffer {
                 case .customError(let makeError):
                     // Only here is the subscription copied out (it is cancelled outside the lock).
                     guard let subscription = upstream else { return .none }
-                    stage = .failing
+                    stage = .failing(subscription)
                     return .overflow(subscription, makeError)
                 }
             }
@@ -218,13 +228,13 @@ extension Publishers.Buffer {
         @inlinable
         mutating func completed(_ completion: Subscribers.Completion<Upstream.Failure>) -> Completed {
             var result = Completed()
-            guard case .subscribed = stage else { return result }
+            guard case .subscribed(let subscription) = stage else { return result }
             switch completion {
             case .finished:
-                stage = .finished
+                stage = .finished(subscription)
             case .failure:
-                stage = .failing
-                result.released = held.take()
+                stage = .failing(nil)
+                result.released = subscription
                 result.discarded = buffer.takeAll()
             }
             pendingCompletion = completion
@@ -262,9 +272,10 @@ extension Publishers.Buffer {
             if buffer.isEmpty, let completion = pendingCompletion, demand > 0 || !Self.isFinished(completion) {
                 let more = Self.isFinished(completion) ? topUp() : .none
                 pendingCompletion = nil
+                let releasing = held
                 stage = .terminal
                 role.release()
-                return .complete(completion, releasing: held.take(), more: more)
+                return .complete(completion, releasing: releasing, more: more)
             }
             if demand > 0, let value = buffer.popFirst() {
                 demand -= 1
@@ -296,10 +307,10 @@ extension Publishers.Buffer {
             default: break
             }
             result.toCancel = upstream
+            result.released = held
             stage = .terminal
             pendingCompletion = nil
             result.discarded = buffer.takeAll()
-            result.released = held.take()
             return result
         }
     }
