@@ -34,7 +34,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 4c 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
     exit(1)
 }
 
@@ -155,6 +155,8 @@ func run(_ workload: String, _ count: Int) {
         keyPathMap(count)
     case "4b":
         switchToLatestOfJusts(count)
+    case "4c":
+        flatMapOfJusts(count)
     case "6c":
         futureChurn(count)
     case "7":
@@ -375,6 +377,16 @@ func keyPathMap(_ count: Int) {
     var sum = 0
     let cancellable = subject.map(\.value).sink { sum &+= $0 }
     for value in 0..<count { subject.send(Reading(value: value, unit: "m")) }
+    cancellable.cancel()
+    blackHole(sum)
+}
+
+@inline(never)
+func flatMapOfJusts(_ count: Int) {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let cancellable = subject.flatMap { Just($0 &* 2) }.sink { sum &+= $0 }
+    for value in 0..<count { subject.send(value) }
     cancellable.cancel()
     blackHole(sum)
 }

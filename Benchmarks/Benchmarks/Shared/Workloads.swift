@@ -202,6 +202,19 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    Benchmark("4c flatMap{Just}", configuration: valueConfiguration) { benchmark in
+        // Every value turned into a publisher of one value and merged back: one inner
+        // subscription per value, which `flatMap` opens, drains and closes.
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.flatMap { Just($0 &* 2) }.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
     // 5. Combining two subjects.
     #if OPENCOMBINE
     print("OpenCombine 0.14.0 has no merge or combineLatest: workloads 5a and 5b run on Tributary only.")
