@@ -36,6 +36,7 @@ extension Publishers {
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
         /// Makes a publisher that runs the given closures as events pass; `nil` ones are skipped.
+        @inlinable
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Void)? = nil,
@@ -72,6 +73,7 @@ extension Publisher {
     ///
     /// All closures are optional. Their order: `receiveSubscription`, then `receiveRequest` (each
     /// request), `receiveOutput` (each value), then `receiveCompletion` or `receiveCancel`.
+    @inlinable
     public func handleEvents(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveOutput: ((Self.Output) -> Void)? = nil,

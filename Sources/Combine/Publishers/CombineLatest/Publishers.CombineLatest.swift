@@ -25,6 +25,7 @@ extension Publishers {
         public let b: B
 
         /// Combines a and b, subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
@@ -148,6 +149,7 @@ extension Publishers {
         public let c: C
 
         /// Combines a, b and c, subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -298,6 +300,7 @@ extension Publishers {
         public let d: D
 
         /// Combines a, b, c and d, subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -449,6 +452,7 @@ extension Publisher {
     ///     let letters = PassthroughSubject<String, Never>()
     ///     let numbers = PassthroughSubject<Int, Never>()
     ///     letters.combineLatest(numbers)   // a, 1, 2, b → (a,1) (a,2) (b,2)
+    @inlinable
     public func combineLatest<P>(_ other: P) -> Publishers.CombineLatest<Self, P>
     where P: Publisher, Self.Failure == P.Failure {
         Publishers.CombineLatest(self, other)
@@ -456,6 +460,7 @@ extension Publisher {
 
     /// Combines this publisher with the latest values of 2 other publishers, as tuples of
     /// 3; see the two-publisher form.
+    @inlinable
     public func combineLatest<P, Q>(_ publisher1: P, _ publisher2: Q) -> Publishers.CombineLatest3<Self, P, Q>
     where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
         Publishers.CombineLatest3(self, publisher1, publisher2)
@@ -463,6 +468,7 @@ extension Publisher {
 
     /// Combines this publisher with the latest values of 3 other publishers, as tuples of
     /// 4; see the two-publisher form.
+    @inlinable
     public func combineLatest<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
         Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
@@ -473,6 +479,7 @@ extension Publisher {
 extension Publisher {
     /// Combines this publisher with another and turns each tuple into a value with
     /// `transform`; the same as `combineLatest` followed by `map`, and typed as such.
+    @inlinable
     public func combineLatest<P, T>(_ other: P, _ transform: @escaping (Self.Output, P.Output) -> T)
         -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
     where P: Publisher, Self.Failure == P.Failure {
@@ -481,6 +488,7 @@ extension Publisher {
 
     /// Combines this publisher with 2 others and turns each tuple into a value with
     /// `transform`; the same as `combineLatest` followed by `map`, and typed as such.
+    @inlinable
     public func combineLatest<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Self.Output, P.Output, Q.Output) -> T)
         -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
     where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
@@ -489,6 +497,7 @@ extension Publisher {
 
     /// Combines this publisher with 3 others and turns each tuple into a value with
     /// `transform`; the same as `combineLatest` followed by `map`, and typed as such.
+    @inlinable
     public func combineLatest<P, Q, R, T>(_ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Self.Output, P.Output, Q.Output, R.Output) -> T)
         -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
     where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {

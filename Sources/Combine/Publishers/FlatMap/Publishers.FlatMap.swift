@@ -27,6 +27,7 @@ extension Publishers {
 
         /// Flat-maps `upstream` with `transform`, keeping at most `maxPublishers` inner
         /// publishers subscribed at once.
+        @inlinable
         public init(
             upstream: Upstream, maxPublishers: Subscribers.Demand,
             transform: @escaping (Upstream.Output) -> NewPublisher
@@ -58,6 +59,7 @@ extension Publisher {
     /// in order:
     ///
     ///     ids.flatMap(maxPublishers: .max(1)) { id in fetch(id) }
+    @inlinable
     public func flatMap<T, P>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Self.Output) -> P
@@ -69,6 +71,7 @@ extension Publisher {
 extension Publisher where Self.Failure == Never {
     /// Flat-maps a publisher that cannot fail into publishers that can: the upstream is given the
     /// inner publishers' failure type (`setFailureType`) so the two agree.
+    @inlinable
     public func flatMap<P>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Self.Output) -> P
@@ -79,6 +82,7 @@ extension Publisher where Self.Failure == Never {
 
     /// Flat-maps when neither side can fail; chosen over the `setFailureType` form so the result
     /// keeps this publisher as its upstream.
+    @inlinable
     public func flatMap<P>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Self.Output) -> P
@@ -90,6 +94,7 @@ extension Publisher where Self.Failure == Never {
 extension Publisher {
     /// Flat-maps into publishers that cannot fail while this one can: each inner publisher is
     /// given this publisher's failure type (`setFailureType`).
+    @inlinable
     public func flatMap<P>(
         maxPublishers: Subscribers.Demand = .unlimited,
         _ transform: @escaping (Self.Output) -> P

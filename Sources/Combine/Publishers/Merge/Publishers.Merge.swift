@@ -27,6 +27,7 @@ extension Publishers {
         public let b: B
 
         /// Merges a and b; they are subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
@@ -43,36 +44,42 @@ extension Publishers {
         }
 
         /// Adds one more publisher to this merge, giving one flat `Merge3` rather than a nested merge.
+        @inlinable
         public func merge<P>(with other: P) -> Publishers.Merge3<A, B, P>
         where P: Publisher, B.Failure == P.Failure, B.Output == P.Output {
             Publishers.Merge3(a, b, other)
         }
 
         /// Adds 2 more publishers to this merge, giving one flat `Merge4` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge4<A, B, Z, Y>
         where Z: Publisher, Y: Publisher, B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
             Publishers.Merge4(a, b, z, y)
         }
 
         /// Adds 3 more publishers to this merge, giving one flat `Merge5` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge5<A, B, Z, Y, X>
         where Z: Publisher, Y: Publisher, X: Publisher, B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
             Publishers.Merge5(a, b, z, y, x)
         }
 
         /// Adds 4 more publishers to this merge, giving one flat `Merge6` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge6<A, B, Z, Y, X, W>
         where Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
             Publishers.Merge6(a, b, z, y, x, w)
         }
 
         /// Adds 5 more publishers to this merge, giving one flat `Merge7` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X, W, V>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge7<A, B, Z, Y, X, W, V>
         where Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output {
             Publishers.Merge7(a, b, z, y, x, w, v)
         }
 
         /// Adds 6 more publishers to this merge, giving one flat `Merge8` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X, W, V, U>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U) -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>
         where Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher, B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output, V.Failure == U.Failure, V.Output == U.Output {
             Publishers.Merge8(a, b, z, y, x, w, v, u)
@@ -115,6 +122,7 @@ extension Publishers {
         public let c: C
 
         /// Merges a, b and c; they are subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -133,30 +141,35 @@ extension Publishers {
         }
 
         /// Adds one more publisher to this merge, giving one flat `Merge4` rather than a nested merge.
+        @inlinable
         public func merge<P>(with other: P) -> Publishers.Merge4<A, B, C, P>
         where P: Publisher, C.Failure == P.Failure, C.Output == P.Output {
             Publishers.Merge4(a, b, c, other)
         }
 
         /// Adds 2 more publishers to this merge, giving one flat `Merge5` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge5<A, B, C, Z, Y>
         where Z: Publisher, Y: Publisher, C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
             Publishers.Merge5(a, b, c, z, y)
         }
 
         /// Adds 3 more publishers to this merge, giving one flat `Merge6` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge6<A, B, C, Z, Y, X>
         where Z: Publisher, Y: Publisher, X: Publisher, C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
             Publishers.Merge6(a, b, c, z, y, x)
         }
 
         /// Adds 4 more publishers to this merge, giving one flat `Merge7` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge7<A, B, C, Z, Y, X, W>
         where Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
             Publishers.Merge7(a, b, c, z, y, x, w)
         }
 
         /// Adds 5 more publishers to this merge, giving one flat `Merge8` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X, W, V>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>
         where Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output {
             Publishers.Merge8(a, b, c, z, y, x, w, v)
@@ -202,6 +215,7 @@ extension Publishers {
         public let d: D
 
         /// Merges a, b, c and d; they are subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -222,24 +236,28 @@ extension Publishers {
         }
 
         /// Adds one more publisher to this merge, giving one flat `Merge5` rather than a nested merge.
+        @inlinable
         public func merge<P>(with other: P) -> Publishers.Merge5<A, B, C, D, P>
         where P: Publisher, D.Failure == P.Failure, D.Output == P.Output {
             Publishers.Merge5(a, b, c, d, other)
         }
 
         /// Adds 2 more publishers to this merge, giving one flat `Merge6` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge6<A, B, C, D, Z, Y>
         where Z: Publisher, Y: Publisher, D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
             Publishers.Merge6(a, b, c, d, z, y)
         }
 
         /// Adds 3 more publishers to this merge, giving one flat `Merge7` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
         where Z: Publisher, Y: Publisher, X: Publisher, D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
             Publishers.Merge7(a, b, c, d, z, y, x)
         }
 
         /// Adds 4 more publishers to this merge, giving one flat `Merge8` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
         where Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
             Publishers.Merge8(a, b, c, d, z, y, x, w)
@@ -288,6 +306,7 @@ extension Publishers {
         public let e: E
 
         /// Merges a, b, c, d and e; they are subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
             self.a = a
             self.b = b
@@ -310,18 +329,21 @@ extension Publishers {
         }
 
         /// Adds one more publisher to this merge, giving one flat `Merge6` rather than a nested merge.
+        @inlinable
         public func merge<P>(with other: P) -> Publishers.Merge6<A, B, C, D, E, P>
         where P: Publisher, E.Failure == P.Failure, E.Output == P.Output {
             Publishers.Merge6(a, b, c, d, e, other)
         }
 
         /// Adds 2 more publishers to this merge, giving one flat `Merge7` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge7<A, B, C, D, E, Z, Y>
         where Z: Publisher, Y: Publisher, E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
             Publishers.Merge7(a, b, c, d, e, z, y)
         }
 
         /// Adds 3 more publishers to this merge, giving one flat `Merge8` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>
         where Z: Publisher, Y: Publisher, X: Publisher, E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
             Publishers.Merge8(a, b, c, d, e, z, y, x)
@@ -373,6 +395,7 @@ extension Publishers {
         public let f: F
 
         /// Merges a, b, c, d, e and f; they are subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
             self.a = a
             self.b = b
@@ -397,12 +420,14 @@ extension Publishers {
         }
 
         /// Adds one more publisher to this merge, giving one flat `Merge7` rather than a nested merge.
+        @inlinable
         public func merge<P>(with other: P) -> Publishers.Merge7<A, B, C, D, E, F, P>
         where P: Publisher, F.Failure == P.Failure, F.Output == P.Output {
             Publishers.Merge7(a, b, c, d, e, f, other)
         }
 
         /// Adds 2 more publishers to this merge, giving one flat `Merge8` rather than a nested merge.
+        @inlinable
         public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge8<A, B, C, D, E, F, Z, Y>
         where Z: Publisher, Y: Publisher, F.Failure == Z.Failure, F.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
             Publishers.Merge8(a, b, c, d, e, f, z, y)
@@ -457,6 +482,7 @@ extension Publishers {
         public let g: G
 
         /// Merges a, b, c, d, e, f and g; they are subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
             self.a = a
             self.b = b
@@ -483,6 +509,7 @@ extension Publishers {
         }
 
         /// Adds one more publisher to this merge, giving one flat `Merge8` rather than a nested merge.
+        @inlinable
         public func merge<P>(with other: P) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
         where P: Publisher, G.Failure == P.Failure, G.Output == P.Output {
             Publishers.Merge8(a, b, c, d, e, f, g, other)
@@ -540,6 +567,7 @@ extension Publishers {
         public let h: H
 
         /// Merges a, b, c, d, e, f, g and h; they are subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
             self.a = a
             self.b = b
@@ -585,6 +613,7 @@ extension Publisher {
     ///     let odd = PassthroughSubject<Int, Never>()
     ///     let even = PassthroughSubject<Int, Never>()
     ///     let all = odd.merge(with: even)   // 1, 2, 3 … as they are sent
+    @inlinable
     public func merge<P>(with other: P) -> Publishers.Merge<Self, P>
     where P: Publisher, Self.Failure == P.Failure, Self.Output == P.Output {
         Publishers.Merge(self, other)
@@ -592,6 +621,7 @@ extension Publisher {
 
     /// Interleaves this publisher's values with those of 2 others, in the order they arrive; see
     /// ``merge(with:)-7qt71``.
+    @inlinable
     public func merge<B, C>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
     where B: Publisher, C: Publisher, Self.Failure == B.Failure, Self.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output {
         Publishers.Merge3(self, b, c)
@@ -599,6 +629,7 @@ extension Publisher {
 
     /// Interleaves this publisher's values with those of 3 others, in the order they arrive; see
     /// ``merge(with:)-7qt71``.
+    @inlinable
     public func merge<B, C, D>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
     where B: Publisher, C: Publisher, D: Publisher, Self.Failure == B.Failure, Self.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output {
         Publishers.Merge4(self, b, c, d)
@@ -606,6 +637,7 @@ extension Publisher {
 
     /// Interleaves this publisher's values with those of 4 others, in the order they arrive; see
     /// ``merge(with:)-7qt71``.
+    @inlinable
     public func merge<B, C, D, E>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher, Self.Failure == B.Failure, Self.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output {
         Publishers.Merge5(self, b, c, d, e)
@@ -613,6 +645,7 @@ extension Publisher {
 
     /// Interleaves this publisher's values with those of 5 others, in the order they arrive; see
     /// ``merge(with:)-7qt71``.
+    @inlinable
     public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, Self.Failure == B.Failure, Self.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output {
         Publishers.Merge6(self, b, c, d, e, f)
@@ -620,6 +653,7 @@ extension Publisher {
 
     /// Interleaves this publisher's values with those of 6 others, in the order they arrive; see
     /// ``merge(with:)-7qt71``.
+    @inlinable
     public func merge<B, C, D, E, F, G>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, Self.Failure == B.Failure, Self.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output {
         Publishers.Merge7(self, b, c, d, e, f, g)
@@ -627,6 +661,7 @@ extension Publisher {
 
     /// Interleaves this publisher's values with those of 7 others, in the order they arrive; see
     /// ``merge(with:)-7qt71``.
+    @inlinable
     public func merge<B, C, D, E, F, G, H>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher, Self.Failure == B.Failure, Self.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output, G.Failure == H.Failure, G.Output == H.Output {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
@@ -634,6 +669,7 @@ extension Publisher {
 
     /// Interleaves this publisher's values with those of another publisher of the very same type,
     /// as a ``Publishers/MergeMany`` that further `merge(with:)` calls extend instead of nesting.
+    @inlinable
     public func merge(with other: Self) -> Publishers.MergeMany<Self> {
         Publishers.MergeMany(self, other)
     }

@@ -17,11 +17,13 @@ extension Publishers {
         public let publishers: [Upstream]
 
         /// Merges the given publishers, subscribed in the order given.
+        @inlinable
         public init(_ upstream: Upstream...) {
             publishers = upstream
         }
 
         /// Merges the publishers of a sequence, subscribed in its order.
+        @inlinable
         public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
@@ -38,6 +40,7 @@ extension Publishers {
         }
 
         /// Adds one more publisher of the same type, keeping a single flat `MergeMany`.
+        @inlinable
         public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
             Publishers.MergeMany(publishers + [other])
         }

@@ -17,6 +17,7 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Switches among the publishers `upstream` publishes, keeping only the latest.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
@@ -37,6 +38,7 @@ extension Publisher where Self.Output: Publisher, Self.Failure == Self.Output.Fa
     /// the previous one on each switch: the search-as-you-type pattern.
     ///
     ///     query.map { text in search(text) }.switchToLatest()
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -45,6 +47,7 @@ extension Publisher where Self.Output: Publisher, Self.Failure == Self.Output.Fa
 extension Publisher where Self.Failure == Never, Self.Output: Publisher {
     /// Switches among inner publishers that can fail while this publisher cannot: it is given the
     /// inner publishers' failure type (`setFailureType`).
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Publishers.SetFailureType<Self, Self.Output.Failure>> {
         Publishers.SwitchToLatest(upstream: setFailureType(to: Self.Output.Failure.self))
     }
@@ -53,6 +56,7 @@ extension Publisher where Self.Failure == Never, Self.Output: Publisher {
 extension Publisher where Self.Failure == Never, Self.Output: Publisher, Self.Output.Failure == Never {
     /// Switches when neither side can fail; chosen over the `setFailureType` forms so the result
     /// keeps this publisher as its upstream.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Self.Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -61,6 +65,7 @@ extension Publisher where Self.Failure == Never, Self.Output: Publisher, Self.Ou
 extension Publisher where Self.Output: Publisher, Self.Output.Failure == Never {
     /// Switches among inner publishers that cannot fail while this one can: each inner publisher
     /// is given this publisher's failure type (`setFailureType`) through a `map`.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<
         Publishers.SetFailureType<Self.Output, Self.Failure>,
         Publishers.Map<Self, Publishers.SetFailureType<Self.Output, Self.Failure>>

@@ -28,6 +28,7 @@ extension Publishers {
         public let b: B
 
         /// Zips a and b, subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
@@ -120,6 +121,7 @@ extension Publishers {
         public let c: C
 
         /// Zips a, b and c, subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -222,6 +224,7 @@ extension Publishers {
         public let d: D
 
         /// Zips a, b, c and d, subscribed in that order.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -304,6 +307,7 @@ extension Publisher {
     ///     let letters = PassthroughSubject<String, Never>()
     ///     let numbers = PassthroughSubject<Int, Never>()
     ///     letters.zip(numbers)   // a, 1, 2, b, c, d, 3, 10 → (a,1) (b,2) (c,3) (d,10)
+    @inlinable
     public func zip<P>(_ other: P) -> Publishers.Zip<Self, P>
     where P: Publisher, Self.Failure == P.Failure {
         Publishers.Zip(self, other)
@@ -311,6 +315,7 @@ extension Publisher {
 
     /// Pairs this publisher's values one to one with those of 2 other publishers, as tuples of
     /// 3; see the two-publisher form.
+    @inlinable
     public func zip<P, Q>(_ publisher1: P, _ publisher2: Q) -> Publishers.Zip3<Self, P, Q>
     where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
         Publishers.Zip3(self, publisher1, publisher2)
@@ -318,6 +323,7 @@ extension Publisher {
 
     /// Pairs this publisher's values one to one with those of 3 other publishers, as tuples of
     /// 4; see the two-publisher form.
+    @inlinable
     public func zip<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.Zip4<Self, P, Q, R>
     where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
         Publishers.Zip4(self, publisher1, publisher2, publisher3)
@@ -328,6 +334,7 @@ extension Publisher {
 extension Publisher {
     /// Zips this publisher with another and turns each tuple into a value with
     /// `transform`; the same as `zip` followed by `map`, and typed as such.
+    @inlinable
     public func zip<P, T>(_ other: P, _ transform: @escaping (Self.Output, P.Output) -> T)
         -> Publishers.Map<Publishers.Zip<Self, P>, T>
     where P: Publisher, Self.Failure == P.Failure {
@@ -336,6 +343,7 @@ extension Publisher {
 
     /// Zips this publisher with 2 others and turns each tuple into a value with
     /// `transform`; the same as `zip` followed by `map`, and typed as such.
+    @inlinable
     public func zip<P, Q, T>(_ publisher1: P, _ publisher2: Q, _ transform: @escaping (Self.Output, P.Output, Q.Output) -> T)
         -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
     where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
@@ -344,6 +352,7 @@ extension Publisher {
 
     /// Zips this publisher with 3 others and turns each tuple into a value with
     /// `transform`; the same as `zip` followed by `map`, and typed as such.
+    @inlinable
     public func zip<P, Q, R, T>(_ publisher1: P, _ publisher2: Q, _ publisher3: R, _ transform: @escaping (Self.Output, P.Output, Q.Output, R.Output) -> T)
         -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
     where P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
