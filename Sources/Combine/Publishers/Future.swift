@@ -234,7 +234,9 @@ extension Future {
             }
         }
 
+        /// The subscriber itself, not wrapped in `Slot`'s optional, so that the mirror shows one
+        /// `Optional` around it, as Apple's does.
         @usableFromInline
-        override var heldSubscriber: Any? { downstream }
+        override var heldSubscriber: Any? { (downstream as Any) as? Downstream }
     }
 }
