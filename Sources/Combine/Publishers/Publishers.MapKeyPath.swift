@@ -96,10 +96,6 @@ extension Publishers {
     }
 }
 
-/// The stage the key-path forms of `map` attach upstream: like `map`'s, a plain value that hands
-/// the upstream's subscription straight down and reads the properties of each value, but shown
-/// as Apple shows it (spec §28): `"ValueForKey"` with a `keyPath` child for one key path,
-/// `"ValueForKeys"` with `keyPath0`, `keyPath1`… for several.
 /// Reads one key path of every value. A key path to a stored property held inline in its root
 /// (a struct's field, a field of a field, a tuple's element, the root itself) is read at its byte
 /// offset, found once per subscription with `MemoryLayout.offset(of:)`: the standard library's
@@ -129,6 +125,10 @@ struct KeyPathReader<Root, Value> {
     }
 }
 
+/// The stage the key-path forms of `map` attach upstream: like `map`'s, a plain value that hands
+/// the upstream's subscription straight down and reads the properties of each value, but shown
+/// as Apple shows it: `"ValueForKey"` with a `keyPath` child for one key path, `"ValueForKeys"`
+/// with `keyPath0`, `keyPath1`… for several.
 @usableFromInline
 struct KeyPathReadingStage<Input, Downstream: Subscriber>: Subscriber, ReflectsAsOperator {
     @usableFromInline typealias Failure = Downstream.Failure
