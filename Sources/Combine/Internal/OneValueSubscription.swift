@@ -1,17 +1,18 @@
 import Synchronization
 
-/// The subscription of the publishers that deliver one stored value and finish (`Just` for a
-/// subscriber that is a value, `Optional.Publisher`, `Result.Publisher`): value and `.finished`
-/// on the first request, nothing after cancel. `name` is what `print()` shows.
+/// The subscription of the publishers that deliver one stored value and finish (`Just` for any
+/// subscriber but a `Sink`, `Optional.Publisher`, `Result.Publisher`): value and `.finished` on
+/// the first request, nothing after cancel. `name` is what `print()` shows.
 ///
 /// `Slot` is always `Downstream?`, the type of the field that holds the subscriber until it is
-/// served or cancelled. It is a type parameter rather than written out because the deinit of a
-/// generic class runs unspecialised: to destroy a field of type `Downstream?` it would look up
-/// the metadata of `Optional<Downstream>` at run time, about 300 instructions per subscription
-/// (`flatMap { Just($0) }` spent 15 % of its time there), where the metadata of a type
-/// parameter is read from the class's own.
+/// served or cancelled, and `Output` is `Downstream.Input`. They are type parameters rather than
+/// written out because the deinit of a generic class runs unspecialised: to destroy a field of
+/// type `Downstream?` it would look up the metadata of `Optional<Downstream>` at run time, about
+/// 300 instructions per subscription (`flatMap { Just($0) }` spent 15 % of its time there), and
+/// one of type `Downstream.Input` the associated type, where the metadata of a type parameter is
+/// read from the class's own.
 @usableFromInline
-final class OneValueSubscription<Downstream: Subscriber, Slot> {
+final class OneValueSubscription<Output, Downstream: Subscriber, Slot> where Downstream.Input == Output {
     /// Reaches ``requestNow(_:)``, specialised: made in the specialised `init`, where a
     /// subscriber's `request(_:)` through the `Subscription` existential would reach the
     /// generic code and hand the value, and everything the subscriber does with it, to
@@ -19,7 +20,7 @@ final class OneValueSubscription<Downstream: Subscriber, Slot> {
     @usableFromInline let requestHook: (OneValueSubscription, Subscribers.Demand) -> Void
 
     @usableFromInline
-    let value: Downstream.Input
+    let value: Output
 
     /// The subscriber until it is served or cancelled. Written only by the one caller that wins
     /// `claimed` (delivery or cancel), never read concurrently (hence `@exclusivity(unchecked)`).
@@ -35,7 +36,7 @@ final class OneValueSubscription<Downstream: Subscriber, Slot> {
     let name: StaticString
 
     @inlinable
-    init(name: StaticString, value: Downstream.Input, downstream: Downstream) where Slot == Downstream? {
+    init(name: StaticString, value: Output, downstream: Downstream) where Slot == Downstream? {
         self.name = name
         self.value = value
         self.downstream = downstream
