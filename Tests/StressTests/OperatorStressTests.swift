@@ -183,6 +183,13 @@ struct OperatorStressTests {
         }
     }
 
+    @Test func flatMapJust() {
+        // Each value's inner `Just` is delivered without a subscription when nobody else delivers.
+        run("flatMap over Just", senders: [0, 0], expect: .exactly(Self.total)) { s in
+            s[0].flatMap { Just($0).setFailureType(to: StressError.self) }.eraseToAnyPublisher()
+        }
+    }
+
     @Test func flatMapInnerSubjects() {
         // Inner publishers that are themselves being sent into from the other thread.
         run("flatMap(maxPublishers:) over subjects", sources: 2, senders: [0, 1], expect: .atMost { _ in .max }) { s in

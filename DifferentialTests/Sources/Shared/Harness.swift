@@ -70,12 +70,14 @@ func emit(_ line: String) {
     text.withUTF8 { TraceBuffer.append($0) }
 }
 
-/// Removes what differs between the libraries without being behaviour: the module name and
-/// memory addresses (`0x…`).
+/// Removes what differs between the libraries without being behaviour: the module name, the
+/// namespace OpenCombine puts its extensions of standard types in, and memory addresses (`0x…`).
 func normalise(_ line: String) -> String {
     var line = line
-    if line.contains("OpenCombine.") {
-        line = line.replacingAll("OpenCombine.", with: "Combine.")
+    if line.contains("OpenCombine") {
+        line = line.replacingAll("(extension in OpenCombine):", with: "(extension in Combine):")
+            .replacingAll(".OCombine.", with: ".")
+            .replacingAll("OpenCombine.", with: "Combine.")
     }
     guard line.contains("0x") else { return line }
     var result = ""

@@ -199,7 +199,7 @@ let table: [Entry] = baseTable + answeringOneTable
 let answeringOneTable: [Entry] = [
     "filter", "compactMap", "tryFilter", "removeDuplicates", "dropFirst", "drop(while:)", "prefix(2)",
     "output(in:)", "collect(2)", "replaceEmpty", "append", "prepend", "zip(Just)", "zip(U)",
-    "flatMap(Just)", "flatMap(max 1, Sequence)", "switchToLatest(Just)", "catch(U)", "retry(1)",
+    "flatMap(Just)", "flatMap(Optional)", "flatMap(max 1, Sequence)", "switchToLatest(Just)", "switchToLatest(Optional)", "catch(U)", "retry(1)",
     "buffer(byRequest,dropOldest)", "buffer(keepFull,dropNewest)", "share", "multicast(subject:)",
     "debounce", "throttle(latest:true)", "delay", "receive(on:)", "Sequence", "Record",
     "PassthroughSubject", "CurrentValueSubject", "Published", "Future",
@@ -295,7 +295,26 @@ let baseTable: [Entry] = [
         c.attach(c.u.flatMap(maxPublishers: .max(1)) { [$0, $0 * 10].publisher.setFailureType(to: TestError.self) })
     },
     op("flatMap(U)") { c in c.attach(Just(1).setFailureType(to: TestError.self).flatMap { _ in c.u }) },
+    // A transform that finishes the upstream itself, before its inner publisher is subscribed.
+    op("flatMap(Just, transform finishes U)") { c in
+        c.attach(c.u.flatMap { value -> Publishers.SetFailureType<Just<Int>, TestError> in
+            if value == 2 { c.u.sendCompletion(.finished) }
+            return Just(value * 10).setFailureType(to: TestError.self)
+        })
+    },
+    op("flatMap(Sequence, transform finishes U)") { c in
+        c.attach(c.u.flatMap { value -> Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, TestError> in
+            if value == 2 { c.u.sendCompletion(.finished) }
+            return [value * 10].publisher.setFailureType(to: TestError.self)
+        })
+    },
+    op("flatMap(Optional)") { c in
+        c.attach(c.u.flatMap { optionalPublisher(isOdd($0) ? $0 * 10 : nil).setFailureType(to: TestError.self) })
+    },
     op("switchToLatest(Just)") { c in c.attach(c.u.map { Just($0 * 10).setFailureType(to: TestError.self) }.switchToLatest()) },
+    op("switchToLatest(Optional)") { c in
+        c.attach(c.u.map { optionalPublisher(isOdd($0) ? $0 * 10 : nil).setFailureType(to: TestError.self) }.switchToLatest())
+    },
     op("switchToLatest(U)") { c in c.attach(Just(c.u).setFailureType(to: TestError.self).switchToLatest()) },
 
     // Errors.

@@ -336,7 +336,25 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// no longer wants values (then the transform is not called).
     @inlinable
     mutating func registerInner() -> (index: Int, generation: Int)? {
-        guard acceptsUpstreamValues else { return nil }
+        guard reserveInner() else { return nil }
+        return assignSlot()
+    }
+
+    /// Counts the inner publisher of a new upstream value as pending before the transform makes
+    /// it, so that an upstream completion meanwhile waits for it; `false` when the operator no
+    /// longer wants values (then the transform is not called). The inner then either gets a slot
+    /// (``assignSlot()``) or has its one value delivered without one
+    /// (``finishImmediateInner()``).
+    @inlinable
+    mutating func reserveInner() -> Bool {
+        guard acceptsUpstreamValues else { return false }
+        pendingSubscriptions += 1
+        return true
+    }
+
+    /// A slot for an inner publisher counted by ``reserveInner()``.
+    @inlinable
+    mutating func assignSlot() -> (index: Int, generation: Int) {
         nextGeneration += 1
         let index: Int
         if firstFree >= 0 {
@@ -347,8 +365,18 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
             index = inners.count
             inners.append(FlatMapInnerSlot(generation: nextGeneration))
         }
-        pendingSubscriptions += 1
         return (index, nextGeneration)
+    }
+
+    /// An inner publisher counted by ``reserveInner()`` whose one value was delivered without a
+    /// subscription (see ``ImmediateOutput``): it is done, as if it had finished. Returns whether
+    /// that finished the operator (the upstream had finished, from inside the transform).
+    @inlinable
+    mutating func finishImmediateInner() -> Bool {
+        pendingSubscriptions -= 1
+        guard isOpen, upstreamFinished, innersDone else { return false }
+        finish()
+        return true
     }
 
     /// Whether every inner has finished (or never was): Apple's test after an inner's or the

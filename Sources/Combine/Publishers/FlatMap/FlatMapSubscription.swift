@@ -202,8 +202,48 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receive(_ value: UpstreamOutput) -> Subscribers.Demand {
+        if maxPublishers == .unlimited, ImmediateOutput.isPossible(for: NewPublisher.self) {
+            return receiveMaybeImmediate(value)
+        }
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return .none }
         transform(value).subscribe(Inner(index: index, generation: generation, parent: self))
+        return .none
+    }
+
+    /// An upstream value whose inner publisher may be a `Just` or the like (see
+    /// ``ImmediateOutput``). When the lock-free path is open (demand unlimited, nothing queued,
+    /// nobody delivering) and the inner publisher has its one value ready, that value goes
+    /// straight to the subscriber: no inner subscription, no slot. The inner is counted as
+    /// pending before the transform, as every inner is, so that an upstream completion from
+    /// inside the transform waits for its value; a trip through the lock after the delivery
+    /// uncounts it. Otherwise the inner gets its slot and is subscribed
+    /// as usual. With `maxPublishers` finite the shortcut is not taken: each finished inner asks
+    /// the upstream for another.
+    @inlinable
+    func receiveMaybeImmediate(_ value: UpstreamOutput) -> Subscribers.Demand {
+        guard state.withLock({ $0.reserveInner() }) else { return .none }
+        let publisher = transform(value)
+        if let output = ImmediateOutput.value(of: publisher), !IntrospectionRegistry.isActive, role.tryTakeWithoutLock() {
+            let additional = deliver(output)
+            if role.tryGiveBackWithoutLock() {
+                // Nothing changed meanwhile: only the count is left, and the completion it may
+                // decide when the upstream finished from inside the transform.
+                let last = state.withLock { machine -> Emission in
+                    machine.finishImmediateInner() ? settleLocked(&machine) : .idle
+                }
+                emit(last)
+            } else {
+                let next = state.withLock { machine -> Emission in
+                    machine.delivered(additional: additional)
+                    _ = machine.finishImmediateInner()
+                    return nextLocked(&machine)
+                }
+                emit(next)
+            }
+            return .none
+        }
+        let (index, generation) = state.withLock { $0.assignSlot() }
+        publisher.subscribe(Inner(index: index, generation: generation, parent: self))
         return .none
     }
 

@@ -145,6 +145,32 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         return (generation, previous)
     }
 
+    /// What ``switchToImmediate(_:)`` decided.
+    @usableFromInline
+    enum ImmediateSwitch {
+        /// The operator is done, or the upstream has not subscribed yet: the publisher is ignored.
+        case ignored
+        /// No demand is free for the value: subscribe to the inner as usual, after cancelling
+        /// `previous`.
+        case subscribe(generation: Int, previous: SubscriptionHandle?)
+        /// The value was offered to the subscriber as if the inner had been subscribed to, had
+        /// sent it and had finished: cancel `previous`, then perform `step`.
+        case offered(previous: SubscriptionHandle?, step: Step)
+    }
+
+    /// Switches to an inner publisher whose one value is at hand (see ``ImmediateOutput``). With
+    /// demand free for it, the inner is over at once: its value is offered to the gate, as the
+    /// value of a subscribed inner would be, and the inner counts as finished, which it would be
+    /// as soon as that value was taken. (The upstream has not finished, so that completion
+    /// decides nothing.)
+    @inlinable
+    mutating func switchToImmediate(_ value: Downstream.Input) -> ImmediateSwitch {
+        guard let (generation, previous) = switchInner() else { return .ignored }
+        guard gate.freeDemand > .none else { return .subscribe(generation: generation, previous: previous) }
+        innerPhase = .finished
+        return .offered(previous: previous, step: gate.offer(value))
+    }
+
     @inlinable
     mutating func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) -> Action {
         guard gate.isOpen, !upstreamFinished else { return Action() }

@@ -46,9 +46,40 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receive(_ publisher: P) -> Subscribers.Demand {
+        if ImmediateOutput.isPossible(for: P.self), let value = ImmediateOutput.value(of: publisher),
+            !IntrospectionRegistry.isActive
+        {
+            return receiveImmediate(value, of: publisher)
+        }
         guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return .none }
         previous?.cancel()
         publisher.subscribe(Inner(generation: generation, parent: self))
+        return .none
+    }
+
+    /// A new inner publisher that is a `Just` or the like (see ``ImmediateOutput``): when the
+    /// subscriber has demand for its value, the value goes to the subscriber without subscribing
+    /// to the inner: two trips through the lock instead of five, and no inner subscription.
+    /// Without demand, the inner is subscribed to, and holds its value until a request reaches
+    /// it, as usual.
+    @inlinable
+    func receiveImmediate(_ value: P.Output, of publisher: P) -> Subscribers.Demand {
+        switch state.withLock({ $0.switchToImmediate(value) }) {
+        case .ignored:
+            break
+        case .subscribe(let generation, let previous):
+            previous?.cancel()
+            publisher.subscribe(Inner(generation: generation, parent: self))
+        case .offered(let previous, .value(let downstream, let first)):
+            previous?.cancel()
+            // This thread took the emitter role. The subscriber's answer would go back to the
+            // inner, which has nothing more to send; only the gate counts it.
+            let answer = downstream.receive(first)
+            perform(state.withLock { $0.delivered(additional: answer, returnedToSender: true) })
+        case .offered(let previous, let step):
+            previous?.cancel()
+            perform(Machine.Action(step: step))
+        }
         return .none
     }
 
