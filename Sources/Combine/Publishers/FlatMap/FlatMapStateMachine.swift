@@ -244,6 +244,13 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @usableFromInline
     var heldSubscriptions = 0
 
+    /// The upstream finished from inside a transform whose inner publisher is not counted yet
+    /// (one that may be delivered without a subscription, see ``ImmediateOutput``): the operator
+    /// must wait for that inner, which the transform's caller then registers
+    /// (``registerAfterTransform()``).
+    @usableFromInline
+    var completionAwaitsTransform = false
+
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {
         self.box = box
@@ -259,7 +266,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
     /// nothing queued, and unlimited demand (so there is nothing to count).
     @inlinable
-    var fastEligible: Bool { demand == .unlimited && queue.isEmpty && isOpen }
+    var fastEligible: Bool { demand == .unlimited && queue.isEmpty && isOpen && !completionAwaitsTransform }
 
     /// Whether a thread that is not emitting should take the role and start ``next()``.
     @inlinable
@@ -336,25 +343,14 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// no longer wants values (then the transform is not called).
     @inlinable
     mutating func registerInner() -> (index: Int, generation: Int)? {
-        guard reserveInner() else { return nil }
-        return assignSlot()
+        guard acceptsUpstreamValues else { return nil }
+        return register()
     }
 
-    /// Counts the inner publisher of a new upstream value as pending before the transform makes
-    /// it, so that an upstream completion meanwhile waits for it; `false` when the operator no
-    /// longer wants values (then the transform is not called). The inner then either gets a slot
-    /// (``assignSlot()``) or has its one value delivered without one
-    /// (``finishImmediateInner()``).
+    /// A slot for an inner publisher, counted as pending until its subscription arrives.
     @inlinable
-    mutating func reserveInner() -> Bool {
-        guard acceptsUpstreamValues else { return false }
+    mutating func register() -> (index: Int, generation: Int) {
         pendingSubscriptions += 1
-        return true
-    }
-
-    /// A slot for an inner publisher counted by ``reserveInner()``.
-    @inlinable
-    mutating func assignSlot() -> (index: Int, generation: Int) {
         nextGeneration += 1
         let index: Int
         if firstFree >= 0 {
@@ -368,30 +364,37 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         return (index, nextGeneration)
     }
 
-    /// An inner publisher counted by ``reserveInner()`` whose one value was delivered without a
-    /// subscription (see ``ImmediateOutput``): it is done, as if it had finished. Returns whether
-    /// that finished the operator (the upstream had finished, from inside the transform).
+    /// For an inner publisher made by a transform that ran uncounted (see
+    /// ``completionAwaitsTransform``) and could not be delivered without a subscription: its
+    /// slot, whatever happened meanwhile, as if it had been registered before the transform
+    /// (an operator that was cancelled meanwhile cancels its subscription when it arrives).
     @inlinable
-    mutating func finishImmediateInner() -> Bool {
-        pendingSubscriptions -= 1
-        guard isOpen, upstreamFinished, innersDone else { return false }
-        finish()
-        return true
+    mutating func registerAfterTransform() -> (index: Int, generation: Int) {
+        completionAwaitsTransform = false
+        return register()
     }
 
     /// Whether every inner has finished (or never was): Apple's test after an inner's or the
     /// upstream's completion.
     @inlinable
-    var innersDone: Bool { pendingSubscriptions == 0 && heldSubscriptions == 0 }
+    var innersDone: Bool { pendingSubscriptions == 0 && heldSubscriptions == 0 && !completionAwaitsTransform }
 
+    /// The upstream's completion. `duringTransform`: it comes from inside a transform whose inner
+    /// is not counted yet, which the operator must then wait for.
     @inlinable
-    mutating func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) -> Action {
+    mutating func receiveUpstream(
+        completion: Subscribers.Completion<Downstream.Failure>, duringTransform: Bool = false
+    ) -> Action {
         guard isOpen, !upstreamFinished else { return Action() }
         upstreamFinished = true
         upstream = nil
         switch completion {
         case .finished:
-            if innersDone { finish() }
+            if duringTransform {
+                completionAwaitsTransform = true
+            } else if innersDone {
+                finish()
+            }
             return Action()
         case .failure(let error):
             fail(error)
@@ -514,7 +517,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// zero).
     @inlinable
     mutating func finishAfterRequest() -> Action {
-        if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0 { finish() }
+        if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0, !completionAwaitsTransform {
+            finish()
+        }
         return Action()
     }
 

@@ -59,6 +59,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
+    /// Set while the transform of an upstream value whose inner is not counted yet runs (see
+    /// ``receiveMaybeImmediate(_:)``). Only the upstream's calls write and read it, and those are
+    /// serialised, so it needs no ordering: it is atomic for the upstream that breaks the
+    /// contract and calls from two threads at once.
+    @usableFromInline
+    let transformRunning = Atomic<Bool>(false)
+
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
         self.transform = transform
@@ -213,43 +220,44 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// An upstream value whose inner publisher may be a `Just` or the like (see
     /// ``ImmediateOutput``). When the lock-free path is open (demand unlimited, nothing queued,
     /// nobody delivering) and the inner publisher has its one value ready, that value goes
-    /// straight to the subscriber: no inner subscription, no slot. The inner is counted as
-    /// pending before the transform, as every inner is, so that an upstream completion from
-    /// inside the transform waits for its value; a trip through the lock after the delivery
-    /// uncounts it. Otherwise the inner gets its slot and is subscribed
-    /// as usual. With `maxPublishers` finite the shortcut is not taken: each finished inner asks
-    /// the upstream for another.
+    /// straight to the subscriber: no inner subscription, no slot, and one trip through the lock
+    /// (to check that values are still wanted) instead of three. Otherwise the inner gets its
+    /// slot and is subscribed as usual.
+    ///
+    /// Every other inner is counted as pending before its transform runs, so that an upstream
+    /// completion from inside the transform waits for it. This one is not counted, which would
+    /// cost a second trip to uncount it; instead ``transformRunning`` tells such a completion
+    /// to wait (``FlatMapStateMachine/completionAwaitsTransform``), which also keeps the
+    /// lock-free path closed, so the inner is then registered and subscribed. With
+    /// `maxPublishers` finite the shortcut is not taken: each finished inner asks the upstream
+    /// for another.
     @inlinable
     func receiveMaybeImmediate(_ value: UpstreamOutput) -> Subscribers.Demand {
-        guard state.withLock({ $0.reserveInner() }) else { return .none }
+        guard state.withLock({ $0.acceptsUpstreamValues }) else { return .none }
+        transformRunning.store(true, ordering: .relaxed)
         let publisher = transform(value)
+        transformRunning.store(false, ordering: .relaxed)
         if let output = ImmediateOutput.value(of: publisher), !IntrospectionRegistry.isActive, role.tryTakeWithoutLock() {
             let additional = deliver(output)
-            if role.tryGiveBackWithoutLock() {
-                // Nothing changed meanwhile: only the count is left, and the completion it may
-                // decide when the upstream finished from inside the transform.
-                let last = state.withLock { machine -> Emission in
-                    machine.finishImmediateInner() ? settleLocked(&machine) : .idle
-                }
-                emit(last)
-            } else {
-                let next = state.withLock { machine -> Emission in
-                    machine.delivered(additional: additional)
-                    _ = machine.finishImmediateInner()
-                    return nextLocked(&machine)
-                }
-                emit(next)
-            }
+            if !role.tryGiveBackWithoutLock() { resume(after: additional) }
             return .none
         }
-        let (index, generation) = state.withLock { $0.assignSlot() }
-        publisher.subscribe(Inner(index: index, generation: generation, parent: self))
+        // Settling republishes the lock-free path, which a completion from inside the transform
+        // closed until now.
+        let (slot, emission) = state.withLock { machine -> ((index: Int, generation: Int), Emission) in
+            (machine.registerAfterTransform(), settleLocked(&machine))
+        }
+        emit(emission)
+        publisher.subscribe(Inner(index: slot.index, generation: slot.generation, parent: self))
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let (action, emission, ticket) = updateSending { $0.receiveUpstream(completion: completion) }
+        let duringTransform = transformRunning.load(ordering: .relaxed)
+        let (action, emission, ticket) = updateSending {
+            $0.receiveUpstream(completion: completion, duringTransform: duringTransform)
+        }
         perform(action, emission)
         if let ticket { state.waitUntilSettled(ticket) }
     }
