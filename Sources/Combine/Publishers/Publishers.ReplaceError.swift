@@ -1,3 +1,4 @@
+import Synchronization
 import TributaryLocks
 
 extension Publishers {
@@ -58,6 +59,11 @@ extension Publishers.ReplaceError {
     /// The stage between the upstream and the subscriber. It counts the subscriber's outstanding
     /// demand, because a failure that arrives with no demand must wait for the next `request`
     /// before the fallback value may be sent.
+    ///
+    /// A value costs no lock while the demand is unlimited: counting it would change nothing.
+    /// ``passesValuesFreely`` says so; it is set under the lock when the demand becomes unlimited
+    /// while subscribed, and cleared there by the completion and by a cancel, so a value that
+    /// finds it set is one the locked path would pass on too.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
@@ -92,6 +98,7 @@ extension Publishers.ReplaceError {
         @usableFromInline let downstream: Downstream
         @usableFromInline let output: Upstream.Output
         @usableFromInline let state = LockedState(State())
+        @usableFromInline let passesValuesFreely = Atomic<Bool>(false)
 
         @inlinable
         init(downstream: Downstream, output: Upstream.Output) {
@@ -112,6 +119,9 @@ extension Publishers.ReplaceError {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            if passesValuesFreely.load(ordering: .acquiring) {
+                return downstream.receive(input)
+            }
             let live = state.withLock { state -> Bool in
                 switch state.phase {
                 case .subscribed, .owesFallback: break
@@ -136,6 +146,7 @@ extension Publishers.ReplaceError {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let action = state.withLock { state -> CompletionAction in
                 guard case .subscribed(let subscription) = state.phase else { return .none }
+                passesValuesFreely.store(false, ordering: .releasing)
                 switch completion {
                 case .finished:
                     state.phase = .terminal
@@ -163,6 +174,7 @@ extension Publishers.ReplaceError {
                 switch state.phase {
                 case .subscribed(let upstream):
                     state.demand += demand
+                    if state.demand == .unlimited { passesValuesFreely.store(true, ordering: .releasing) }
                     return .forward(upstream)
                 case .owesFallback:
                     state.phase = .terminal
@@ -186,6 +198,7 @@ extension Publishers.ReplaceError {
                 case .awaitingSubscription, .terminal: return nil
                 case .subscribed(let upstream), .owesFallback(let upstream):
                     state.phase = .terminal
+                    passesValuesFreely.store(false, ordering: .releasing)
                     return upstream
                 }
             }

@@ -67,6 +67,20 @@ struct ReplaceErrorTests {
         #expect(subscriber.events == [.subscription("ReplaceError")])
     }
 
+    /// At unlimited demand values skip the lock; the completion still closes that path.
+    @Test(arguments: [Subscribers.Completion<Boom>.finished, .failure(.boom)])
+    fileprivate func valuesAfterTheCompletionAreDroppedAtUnlimitedDemand(_ completion: Subscribers.Completion<Boom>) {
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.replaceError(with: 99).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: completion)
+        #expect(upstream.send(2) == .none)
+        let expected: [Int] = completion == .finished ? [1] : [1, 99]
+        #expect(subscriber.values == expected)
+        #expect(subscriber.completions == [.finished])
+    }
+
     @Test func cancelAfterOwedFallbackDropsIt() {
         let upstream = TestUpstream<Int, Boom>()
         let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
