@@ -90,7 +90,7 @@ extension Publishers.CollectByTime {
 
         @inlinable
         mutating func received(_ value: Upstream.Output) -> ValueAction {
-            guard upstream.subscription != nil, !done else { return .none }
+            guard upstream.isSubscribed, !done else { return .none }
             buffer.append(value)
             guard let maxCount, buffer.count >= maxCount else { return .none }
             timerGeneration &+= 1
@@ -226,7 +226,7 @@ extension Publishers.CollectByTime {
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             let live = state.withLock { state -> Bool in
-                guard state.upstream.subscription != nil, !state.done else { return false }
+                guard state.upstream.isSubscribed, !state.done else { return false }
                 state.upstream = .terminal
                 state.completion = completion
                 return true

@@ -104,7 +104,7 @@ extension Publishers.Debounce {
 
         @inlinable
         mutating func received(_ value: Output) -> ValueAction {
-            guard upstream.subscription != nil, !finished else { return .ignore }
+            guard upstream.isSubscribed, !finished else { return .ignore }
             generation &+= 1
             pending = value
             return .startTimer(generation: generation)
@@ -136,7 +136,7 @@ extension Publishers.Debounce {
         /// completion).
         @inlinable
         mutating func upstreamCompleted() -> (any Subscription)? {
-            guard upstream.subscription != nil, !finished else { return nil }
+            guard upstream.isSubscribed, !finished else { return nil }
             pending = nil
             generation &+= 1
             return upstream.terminate()

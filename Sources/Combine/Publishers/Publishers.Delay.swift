@@ -85,7 +85,7 @@ extension Publishers.Delay {
 
         /// Whether the upstream's events are taken: not before the subscription, nor after its
         /// completion or a cancel.
-        @inlinable var live: Bool { upstream.subscription != nil && !upstreamCompleted }
+        @inlinable var live: Bool { upstream.isSubscribed && !upstreamCompleted }
 
         @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> Downstream? {

@@ -68,7 +68,7 @@ extension Publishers.MeasureInterval {
 
         @inlinable
         mutating func terminate() -> (Downstream?, (any Subscription)?) {
-            guard upstream.subscription != nil else { return (nil, nil) }
+            guard upstream.isSubscribed else { return (nil, nil) }
             defer { downstream = nil }
             return (downstream, upstream.terminate())
         }
@@ -113,10 +113,10 @@ extension Publishers.MeasureInterval {
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             // Before the subscription and after the end, the clock is not even read (Apple gates).
-            guard state.withLock({ $0.upstream.subscription != nil }) else { return .none }
+            guard state.withLock({ $0.upstream.isSubscribed }) else { return .none }
             let now = scheduler.now
             let step = state.withLock { state -> (Downstream, Context.SchedulerTimeType.Stride)? in
-                guard state.upstream.subscription != nil, let last = state.last, let downstream = state.downstream
+                guard state.upstream.isSubscribed, let last = state.last, let downstream = state.downstream
                 else { return nil }
                 state.last = now
                 return (downstream, last.distance(to: now))

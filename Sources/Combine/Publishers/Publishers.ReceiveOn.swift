@@ -125,7 +125,7 @@ extension Publishers.ReceiveOn {
             /// Whether the upstream's events are taken: not before the subscription, nor after its
             /// completion or a cancel.
             @inlinable
-            var live: Bool { upstream.subscription != nil && !upstreamCompleted }
+            var live: Bool { upstream.isSubscribed && !upstreamCompleted }
 
             /// A scheduled action starts: it takes the delivery and the oldest event (`.some`), or
             /// leaves its event to the action already delivering (`.none`). `tidy` is set when

@@ -105,7 +105,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard let downstream = state.withLock({ $0.upstream.subscription == nil ? nil : $0.downstream }) else {
+            guard let downstream = state.withLock({ $0.upstream.isSubscribed ? $0.downstream : nil }) else {
                 return .none
             }
             return downstream.receive(input)
@@ -115,7 +115,7 @@ extension Publishers.SubscribeOn {
         func receive(completion: Subscribers.Completion<Failure>) {
             // Apple lets go of the upstream before delivering the completion.
             let downstream = state.withLock { state -> Downstream? in
-                guard state.upstream.subscription != nil else { return nil }
+                guard state.upstream.isSubscribed else { return nil }
                 defer { state.downstream = nil }
                 return state.downstream
             }
@@ -140,7 +140,7 @@ extension Publishers.SubscribeOn {
         func cancel() {
             // Before the subscription a cancel does nothing (Apple takes a late subscription as
             // if there had been no cancel).
-            guard let upstream = state.withLock({ $0.upstream.subscription == nil ? nil : $0.terminate() })
+            guard let upstream = state.withLock({ $0.upstream.isSubscribed ? $0.terminate() : nil })
             else { return }
             scheduler.schedule(options: options) {
                 upstream.cancel()

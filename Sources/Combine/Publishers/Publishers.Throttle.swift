@@ -114,7 +114,7 @@ extension Publishers.Throttle {
         /// read the clock otherwise).
         @inlinable
         var acceptsUpstreamEvents: Bool {
-            upstream.subscription != nil && !upstreamCompleted
+            upstream.isSubscribed && !upstreamCompleted
         }
 
         @inlinable

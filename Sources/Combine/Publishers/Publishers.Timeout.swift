@@ -96,7 +96,7 @@ extension Publishers.Timeout {
             self.downstream = downstream
         }
 
-        @inlinable var live: Bool { upstream.subscription != nil && !done }
+        @inlinable var live: Bool { upstream.isSubscribed && !done }
 
         @inlinable
         mutating func subscribed(_ subscription: any Subscription) -> UInt64? {
