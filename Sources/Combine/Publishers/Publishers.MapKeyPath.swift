@@ -20,8 +20,7 @@ extension Publishers {
         /// Connects `subscriber`; the upstream subscription is passed straight through.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Upstream.Failure == S.Failure {
-            let reader = KeyPathReader(keyPath)
-            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath]) { reader.read($0) })
+            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, reader: KeyPathReader(keyPath)))
         }
     }
 
@@ -50,10 +49,8 @@ extension Publishers {
         /// Connects `subscriber`; the upstream subscription is passed straight through.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1), Upstream.Failure == S.Failure {
-            let reader0 = KeyPathReader(keyPath0), reader1 = KeyPathReader(keyPath1)
-            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1]) {
-                (reader0.read($0), reader1.read($0))
-            })
+            let reader = KeyPathPairReader(KeyPathReader(keyPath0), KeyPathReader(keyPath1))
+            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, reader: reader))
         }
     }
 
@@ -88,12 +85,25 @@ extension Publishers {
         /// Connects `subscriber`; the upstream subscription is passed straight through.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == (Output0, Output1, Output2), Upstream.Failure == S.Failure {
-            let reader0 = KeyPathReader(keyPath0), reader1 = KeyPathReader(keyPath1), reader2 = KeyPathReader(keyPath2)
-            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, keyPaths: [keyPath0, keyPath1, keyPath2]) {
-                (reader0.read($0), reader1.read($0), reader2.read($0))
-            })
+            let reader = KeyPathTripleReader(KeyPathReader(keyPath0), KeyPathReader(keyPath1), KeyPathReader(keyPath2))
+            upstream.subscribe(KeyPathReadingStage(downstream: subscriber, reader: reader))
         }
     }
+}
+
+/// What a key-path stage reads from each value: one property or several. The stage is generic
+/// over its reader, so the read is compiled into the stage's `receive(_:)` rather than called
+/// through a stored closure.
+@usableFromInline
+protocol PropertyReading {
+    associatedtype Root
+    associatedtype Value
+
+    /// The key paths read, in order: what the stage's mirror shows.
+    var keyPaths: [AnyKeyPath] { get }
+
+    /// The properties of `root`.
+    func read(_ root: Root) -> Value
 }
 
 /// Reads one key path of every value. A key path to a stored property held inline in its root
@@ -104,7 +114,7 @@ extension Publishers {
 /// Any other key path (a computed property, a class's property, an optional chain) is read as
 /// usual.
 @usableFromInline
-struct KeyPathReader<Root, Value> {
+struct KeyPathReader<Root, Value>: PropertyReading {
     @usableFromInline let keyPath: KeyPath<Root, Value>
     /// The value's byte offset in its root, or `nil` when the path is not inline storage.
     @usableFromInline let offset: Int?
@@ -114,6 +124,9 @@ struct KeyPathReader<Root, Value> {
         self.keyPath = keyPath
         offset = MemoryLayout<Root>.offset(of: keyPath)
     }
+
+    @usableFromInline
+    var keyPaths: [AnyKeyPath] { [keyPath] }
 
     @inlinable @inline(__always)
     func read(_ root: Root) -> Value {
@@ -125,25 +138,68 @@ struct KeyPathReader<Root, Value> {
     }
 }
 
+/// Reads two key paths of every value, for `map(_:_:)`.
+@usableFromInline
+struct KeyPathPairReader<Root, Value0, Value1>: PropertyReading {
+    @usableFromInline let first: KeyPathReader<Root, Value0>
+    @usableFromInline let second: KeyPathReader<Root, Value1>
+
+    @inlinable
+    init(_ first: KeyPathReader<Root, Value0>, _ second: KeyPathReader<Root, Value1>) {
+        self.first = first
+        self.second = second
+    }
+
+    @usableFromInline
+    var keyPaths: [AnyKeyPath] { [first.keyPath, second.keyPath] }
+
+    @inlinable @inline(__always)
+    func read(_ root: Root) -> (Value0, Value1) {
+        (first.read(root), second.read(root))
+    }
+}
+
+/// Reads three key paths of every value, for `map(_:_:_:)`.
+@usableFromInline
+struct KeyPathTripleReader<Root, Value0, Value1, Value2>: PropertyReading {
+    @usableFromInline let first: KeyPathReader<Root, Value0>
+    @usableFromInline let second: KeyPathReader<Root, Value1>
+    @usableFromInline let third: KeyPathReader<Root, Value2>
+
+    @inlinable
+    init(_ first: KeyPathReader<Root, Value0>, _ second: KeyPathReader<Root, Value1>, _ third: KeyPathReader<Root, Value2>) {
+        self.first = first
+        self.second = second
+        self.third = third
+    }
+
+    @usableFromInline
+    var keyPaths: [AnyKeyPath] { [first.keyPath, second.keyPath, third.keyPath] }
+
+    @inlinable @inline(__always)
+    func read(_ root: Root) -> (Value0, Value1, Value2) {
+        (first.read(root), second.read(root), third.read(root))
+    }
+}
+
 /// The stage the key-path forms of `map` attach upstream: like `map`'s, a plain value that hands
 /// the upstream's subscription straight down and reads the properties of each value, but shown
 /// as Apple shows it: `"ValueForKey"` with a `keyPath` child for one key path, `"ValueForKeys"`
 /// with `keyPath0`, `keyPath1`… for several.
 @usableFromInline
-struct KeyPathReadingStage<Input, Downstream: Subscriber>: Subscriber, ReflectsAsOperator {
+struct KeyPathReadingStage<Reader: PropertyReading, Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+where Downstream.Input == Reader.Value {
+    @usableFromInline typealias Input = Reader.Root
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream
-    /// The key paths, for the mirror only; `read` applies them.
-    @usableFromInline let keyPaths: [AnyKeyPath]
-    @usableFromInline let read: (Input) -> Downstream.Input
+    @usableFromInline let reader: Reader
     @usableFromInline let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, keyPaths: [AnyKeyPath], read: @escaping (Input) -> Downstream.Input) {
+    init(downstream: Downstream, reader: Reader) {
         self.downstream = downstream
-        self.keyPaths = keyPaths
-        self.read = read
+        self.reader = reader
     }
 
     @inlinable
@@ -153,7 +209,7 @@ struct KeyPathReadingStage<Input, Downstream: Subscriber>: Subscriber, ReflectsA
 
     @inlinable @inline(__always)
     func receive(_ input: Input) -> Subscribers.Demand {
-        downstream.receive(read(input))
+        downstream.receive(reader.read(input))
     }
 
     @inlinable
@@ -161,14 +217,20 @@ struct KeyPathReadingStage<Input, Downstream: Subscriber>: Subscriber, ReflectsA
         downstream.receive(completion: completion)
     }
 
-    @usableFromInline var description: String { keyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }
+    @usableFromInline var description: String { reader.keyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }
 
     @usableFromInline
     var customMirror: Mirror {
+        let keyPaths = reader.keyPaths
         if keyPaths.count == 1 { return Mirror(self, children: ["keyPath": keyPaths[0]]) }
         return Mirror(self, children: keyPaths.enumerated().map { (label: "keyPath\($0.offset)", value: $0.element as Any) })
     }
 }
+
+/// Like a `map` stage, a key-path stage keeps no reference to the subscription it passes down: it
+/// lets go of it exactly when its downstream does, so a subject may keep it inside its
+/// subscription (one object, and no box to go through per value).
+extension KeyPathReadingStage: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}
 
 extension Publisher {
     /// Replaces each value by one of its properties, named by a key path: `.map(\.data)`.
