@@ -113,3 +113,7 @@ extension Publishers.AssertNoFailure {
 
 // Sendable when everything it stores is.
 extension Publishers.AssertNoFailure: Sendable where Upstream: Sendable {}
+
+/// The stage hands the upstream's subscription straight down and keeps no reference to it, so it
+/// lets go of it exactly when its downstream does (see `Publishers.Map.Inner`).
+extension Publishers.AssertNoFailure.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}

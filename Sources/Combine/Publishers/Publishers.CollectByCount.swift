@@ -180,3 +180,8 @@ extension Publisher {
 
 // Sendable when everything it stores is.
 extension Publishers.CollectByCount: Sendable where Upstream: Sendable {}
+
+/// The stage lets go of its upstream's subscription exactly when it cancels it or its upstream
+/// completes, and hands only itself downstream, so a subject may keep it inside its subscription
+/// when its downstream qualifies too.
+extension Publishers.CollectByCount.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}

@@ -165,3 +165,7 @@ extension Publisher {
         Publishers.TryCompactMap(upstream: self, transform: transform)
     }
 }
+
+/// The stage hands the upstream's subscription straight down and keeps no reference to it, so it
+/// lets go of it exactly when its downstream does (see `Publishers.Map.Inner`).
+extension Publishers.CompactMap.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}

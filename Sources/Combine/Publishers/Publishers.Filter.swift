@@ -179,3 +179,7 @@ extension Publisher {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
     }
 }
+
+/// The stage hands the upstream's subscription straight down and keeps no reference to it, so it
+/// lets go of it exactly when its downstream does (see `Publishers.Map.Inner`).
+extension Publishers.Filter.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}

@@ -71,3 +71,7 @@ extension Publisher {
 
 // Sendable when everything it stores is.
 extension Publishers.IgnoreOutput: Sendable where Upstream: Sendable {}
+
+/// The stage hands the upstream's subscription straight down and keeps no reference to it, so it
+/// lets go of it exactly when its downstream does (see `Publishers.Map.Inner`).
+extension Publishers.IgnoreOutput.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}

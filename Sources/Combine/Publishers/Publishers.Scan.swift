@@ -171,3 +171,7 @@ extension Publisher {
         Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 }
+
+/// The stage hands the upstream's subscription straight down and keeps no reference to it, so it
+/// lets go of it exactly when its downstream does (see `Publishers.Map.Inner`).
+extension Publishers.Scan.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}

@@ -67,3 +67,7 @@ extension Publisher where Failure == Never {
 
 // Sendable when everything it stores is.
 extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}
+
+/// The stage hands the upstream's subscription straight down and keeps no reference to it, so it
+/// lets go of it exactly when its downstream does (see `Publishers.Map.Inner`).
+extension Publishers.SetFailureType.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}
