@@ -241,7 +241,10 @@ extension SubjectDispatcher {
 /// a completion, and never lets other code keep it (a subscriber that passes it downstream
 /// qualifies when its downstream does). A subject can then keep such a subscriber inside the
 /// subscription object itself: the object dies when the subscription ends, releasing the
-/// subscriber, so no cycle survives. ``Subscribers/Sink`` is one, and `map` in front of one.
+/// subscriber, so no cycle survives. ``Subscribers/Sink`` is one; so is a stage in front of one
+/// that hands the upstream's subscription straight down (`map`, `map(_:)` with key paths,
+/// `filter`, `compactMap`, `scan`, `mapError`, `setFailureType`, `ignoreOutput`,
+/// `assertNoFailure`) or drops it when it cancels it or ends (the filtering stages, `collect(_:)`).
 @usableFromInline
 protocol ReleasesSubscriptionWhenDone {}
 
