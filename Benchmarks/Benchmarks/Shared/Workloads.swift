@@ -203,11 +203,25 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("4c flatMap{Just}", configuration: valueConfiguration) { benchmark in
-        // Every value turned into a publisher of one value and merged back: one inner
-        // subscription per value, which `flatMap` opens, drains and closes.
+        // Every value turned into a publisher of one value and merged back. Tributary's `flatMap`
+        // hands a `Just`'s value over without subscribing to it when it can deliver at once;
+        // OpenCombine opens, drains and closes one inner subscription per value.
         let subject = PassthroughSubject<Int, Never>()
         var sum = 0
         let cancellable = subject.flatMap { Just($0 &* 2) }.sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
+    Benchmark("4d flatMap{Deferred{Just}}", configuration: valueConfiguration) { benchmark in
+        // The same values through an inner publisher that has to be subscribed to (`Deferred`
+        // hides the `Just`): one inner subscription per value, opened, drained and closed.
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.flatMap { value in Deferred { Just(value &* 2) } }.sink { sum &+= $0 }
         benchmark.startMeasurement()
         for value in benchmark.scaledIterations { subject.send(value) }
         benchmark.stopMeasurement()
