@@ -1,3 +1,4 @@
+import Synchronization
 import TributaryLocks
 
 extension Publishers {
@@ -51,6 +52,10 @@ extension Publishers.PrefixUntilOutput {
 
         @usableFromInline let downstream: Downstream
         @usableFromInline let state = LockedState(InnerState())
+        /// Whether values pass: the upstream's subscription has arrived and the stream has not
+        /// ended. Set and cleared under the lock with every change of those two, and read per
+        /// value without it.
+        @usableFromInline let passesValues = Atomic<Bool>(false)
 
         @inlinable init(downstream: Downstream) { self.downstream = downstream }
 
@@ -59,6 +64,7 @@ extension Publishers.PrefixUntilOutput {
             let accepted: Bool = state.withLock { state in
                 guard case .awaitingSubscription = state.upstream, !state.finished else { return false }
                 state.upstream = .subscribed(subscription)
+                passesValues.store(true, ordering: .releasing)
                 return true
             }
             guard accepted else { return subscription.cancel() }
@@ -68,11 +74,7 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             // A value before the subscription is ignored, as Apple's stage does.
-            let live: Bool = state.withLock { state in
-                guard !state.finished, case .subscribed = state.upstream else { return false }
-                return true
-            }
-            return live ? downstream.receive(input) : .none
+            passesValues.load(ordering: .acquiring) ? downstream.receive(input) : .none
         }
 
         @usableFromInline
@@ -83,6 +85,7 @@ extension Publishers.PrefixUntilOutput {
                 let deliver: Bool
                 if case .subscribed = state.upstream { deliver = true } else { deliver = false }
                 state.finished = true
+                passesValues.store(false, ordering: .releasing)
                 return (deliver, state.upstream.terminate(), state.terminator.terminate())
             }
             terminator?.cancel()
@@ -108,6 +111,7 @@ extension Publishers.PrefixUntilOutput {
             let upstream: (any Subscription)?? = state.withLock { state in
                 guard !state.finished, case .subscribed = state.terminator else { return nil }
                 state.finished = true
+                passesValues.store(false, ordering: .releasing)
                 state.terminator = .terminal
                 return .some(state.upstream.terminate())
             }
@@ -137,6 +141,7 @@ extension Publishers.PrefixUntilOutput {
         func cancel() {
             let (upstream, terminator) = state.withLock { state in
                 state.finished = true
+                passesValues.store(false, ordering: .releasing)
                 return (state.upstream.terminate(), state.terminator.terminate())
             }
             upstream?.cancel()

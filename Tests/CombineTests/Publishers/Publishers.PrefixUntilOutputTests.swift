@@ -36,6 +36,7 @@ struct PublishersPrefixUntilOutputTests {
         let sub = TrackingSubscriber<Int, SingleOp.TestError>()
         upstream.prefix(untilOutputFrom: other).subscribe(sub)
         upstream.send(completion: .failure(.boom))
+        upstream.send(1)
         #expect(Array(SingleOp.events(sub).dropFirst()) == ["failure(boom)"])
         #expect(SingleOp.calls(other) == ["request(max(1))", "cancel"])
     }
