@@ -119,36 +119,6 @@ struct PublishersMapKeyPathTests {
         #expect(released)
     }
 
-    /// A subject keeps a key-path stage in front of a `sink` inside its subscription; the
-    /// subscription must still let go of both when it ends, by a cancel or by the completion.
-    @Test(arguments: [false, true])
-    func aSubjectLetsGoOfTheStageAndItsSinkWhenTheSubscriptionEnds(byCompletion: Bool) {
-        var released = false
-        var received: [Int] = []
-        let subject = PassthroughSubject<Point, Never>()
-        var cancellable: AnyCancellable?
-        do {
-            let token = Token("sink") { released = true }
-            cancellable = subject.map(\.y).sink { value in
-                withExtendedLifetime(token) { received.append(value) }
-            }
-        }
-        subject.send(Point(x: 1, y: 2, z: 3))
-        #expect(received == [2])
-        #expect(!released)
-        if byCompletion {
-            // The sink keeps its closures after the completion, as Apple's does, until the
-            // cancellable goes: nothing else may keep it.
-            subject.send(completion: .finished)
-            cancellable = nil
-        } else {
-            cancellable?.cancel()
-        }
-        #expect(released)
-        subject.send(Point(x: 4, y: 5, z: 6))
-        #expect(received == [2])
-    }
-
     @Test func twoAndThreeKeyPathsMixInlineAndComputedPaths() {
         let outer = Outer(flag: false, inner: Inner(label: "x", token: Token("t")), pair: (1, "one"), optional: nil)
         var pairs: [(String, Int)] = []
