@@ -2,15 +2,15 @@
 /// subscribing to it.
 ///
 /// `Just` (also behind `setFailureType(to:)`), `Optional.Publisher` holding a value and
-/// `Result.Publisher` holding a success send that one value as soon as they are asked, then finish, and nobody outside the operator can observe
-/// their subscription: the operator's inner subscriber is its own. When the operator could deliver
-/// the value at once anyway (open, nothing queued, unlimited demand, nobody else delivering), it
-/// may hand the value to its subscriber directly, skipping the inner subscription, its
-/// allocation and its bookkeeping; otherwise it subscribes as usual. An enabled `_Introspection`
-/// handler does observe inner subscriptions, so while one is enabled the operators always
-/// subscribe. This is the "scalar"
-/// shortcut of other reactive libraries, and the reason `flatMap { Just($0) }` costs about what a
-/// `map` does.
+/// `Result.Publisher` holding a success send that one value as soon as they are asked, then
+/// finish, and nobody outside the operator can observe their subscription: the operator's inner
+/// subscriber is its own. When the operator could deliver the value at once anyway (open,
+/// nothing queued, unlimited demand, nobody else delivering), it may hand the value to its
+/// subscriber directly, skipping the inner subscription, its allocation and its bookkeeping;
+/// otherwise it subscribes as usual. An enabled `_Introspection` handler does observe inner
+/// subscriptions, so while one is enabled the operators always subscribe. This is the "scalar"
+/// shortcut of other reactive libraries, and the reason `flatMap { Just($0) }` costs about what
+/// a `map` does.
 ///
 /// Both functions are meant to be specialised: for a concrete publisher type every cast below
 /// folds to a constant, so a pipeline whose inner publishers are something else pays nothing.

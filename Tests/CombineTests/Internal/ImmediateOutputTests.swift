@@ -108,6 +108,24 @@ struct ImmediateOutputTests {
         }
     }
 
+    /// The transform of the first value sends the second into its own upstream, whose transform
+    /// returns at once; then the first transform finishes the upstream. Both inners were running
+    /// uncounted at that moment, and the operator waits for both.
+    @Test(arguments: Operator.allCases)
+    func upstreamFinishedFromInsideATransformAfterANestedOne(_ op: Operator) {
+        let pair = traces(op, inner: just, transformHook: { value, upstream in
+            guard value == 1 else { return }
+            upstream.send(2)
+            upstream.send(completion: .finished)
+        }) { upstream, _ in
+            upstream.send(1)
+        }
+        expectSame(pair)
+        if op == .flatMap {
+            #expect(pair.immediate.events.dropFirst() == ["value(20)", "value(10)", "finished"])
+        }
+    }
+
     @Test(arguments: Operator.allCases)
     func subscriberSendsIntoTheUpstreamFromItsReceive(_ op: Operator) {
         let pair = traces(op, inner: just, onValue: { value, upstream, _ in

@@ -244,12 +244,13 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @usableFromInline
     var heldSubscriptions = 0
 
-    /// The upstream finished from inside a transform whose inner publisher is not counted yet
-    /// (one that may be delivered without a subscription, see ``ImmediateOutput``): the operator
-    /// must wait for that inner, which the transform's caller then registers
+    /// How many transforms whose inner publisher is not counted yet (one that may be delivered
+    /// without a subscription, see ``ImmediateOutput``) were running when the upstream finished
+    /// from inside them (more than one when a transform sent into its own upstream): the operator
+    /// must wait for their inners, which the transforms' callers then register
     /// (``registerAfterTransform()``).
     @usableFromInline
-    var completionAwaitsTransform = false
+    var completionAwaitsTransforms = 0
 
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {
@@ -266,7 +267,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
     /// nothing queued, and unlimited demand (so there is nothing to count).
     @inlinable
-    var fastEligible: Bool { demand == .unlimited && queue.isEmpty && isOpen && !completionAwaitsTransform }
+    var fastEligible: Bool { demand == .unlimited && queue.isEmpty && isOpen && completionAwaitsTransforms == 0 }
 
     /// Whether a thread that is not emitting should take the role and start ``next()``.
     @inlinable
@@ -365,33 +366,33 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     }
 
     /// For an inner publisher made by a transform that ran uncounted (see
-    /// ``completionAwaitsTransform``) and could not be delivered without a subscription: its
+    /// ``completionAwaitsTransforms``) and could not be delivered without a subscription: its
     /// slot, whatever happened meanwhile, as if it had been registered before the transform
     /// (an operator that was cancelled meanwhile cancels its subscription when it arrives).
     @inlinable
     mutating func registerAfterTransform() -> (index: Int, generation: Int) {
-        completionAwaitsTransform = false
+        if completionAwaitsTransforms > 0 { completionAwaitsTransforms -= 1 }
         return register()
     }
 
     /// Whether every inner has finished (or never was): Apple's test after an inner's or the
     /// upstream's completion.
     @inlinable
-    var innersDone: Bool { pendingSubscriptions == 0 && heldSubscriptions == 0 && !completionAwaitsTransform }
+    var innersDone: Bool { pendingSubscriptions == 0 && heldSubscriptions == 0 && completionAwaitsTransforms == 0 }
 
-    /// The upstream's completion. `duringTransform`: it comes from inside a transform whose inner
-    /// is not counted yet, which the operator must then wait for.
+    /// The upstream's completion. `duringTransforms`: how many transforms whose inners are not
+    /// counted yet it comes from inside, which the operator must then wait for.
     @inlinable
     mutating func receiveUpstream(
-        completion: Subscribers.Completion<Downstream.Failure>, duringTransform: Bool = false
+        completion: Subscribers.Completion<Downstream.Failure>, duringTransforms: Int = 0
     ) -> Action {
         guard isOpen, !upstreamFinished else { return Action() }
         upstreamFinished = true
         upstream = nil
         switch completion {
         case .finished:
-            if duringTransform {
-                completionAwaitsTransform = true
+            if duringTransforms > 0 {
+                completionAwaitsTransforms = duringTransforms
             } else if innersDone {
                 finish()
             }
@@ -517,7 +518,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// zero).
     @inlinable
     mutating func finishAfterRequest() -> Action {
-        if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0, !completionAwaitsTransform {
+        if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0, completionAwaitsTransforms == 0 {
             finish()
         }
         return Action()

@@ -59,12 +59,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
-    /// Set while the transform of an upstream value whose inner is not counted yet runs (see
-    /// ``receiveMaybeImmediate(_:)``). Only the upstream's calls write and read it, and those are
-    /// serialised, so it needs no ordering: it is atomic for the upstream that breaks the
+    /// How many transforms of upstream values whose inners are not counted yet are running (see
+    /// ``receiveMaybeImmediate(_:)``): more than one when a transform sends into its own
+    /// upstream. Only the upstream's calls write and read it, and those are serialised, so it
+    /// needs no read-modify-write and no ordering: it is atomic for the upstream that breaks the
     /// contract and calls from two threads at once.
     @usableFromInline
-    let transformRunning = Atomic<Bool>(false)
+    let transformsRunning = Atomic<Int>(0)
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
@@ -226,17 +227,18 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     ///
     /// Every other inner is counted as pending before its transform runs, so that an upstream
     /// completion from inside the transform waits for it. This one is not counted, which would
-    /// cost a second trip to uncount it; instead ``transformRunning`` tells such a completion
-    /// to wait (``FlatMapStateMachine/completionAwaitsTransform``), which also keeps the
+    /// cost a second trip to uncount it; instead ``transformsRunning`` tells such a completion
+    /// to wait (``FlatMapStateMachine/completionAwaitsTransforms``), which also keeps the
     /// lock-free path closed, so the inner is then registered and subscribed. With
     /// `maxPublishers` finite the shortcut is not taken: each finished inner asks the upstream
     /// for another.
     @inlinable
     func receiveMaybeImmediate(_ value: UpstreamOutput) -> Subscribers.Demand {
         guard state.withLock({ $0.acceptsUpstreamValues }) else { return .none }
-        transformRunning.store(true, ordering: .relaxed)
+        let running = transformsRunning.load(ordering: .relaxed)
+        transformsRunning.store(running + 1, ordering: .relaxed)
         let publisher = transform(value)
-        transformRunning.store(false, ordering: .relaxed)
+        transformsRunning.store(running, ordering: .relaxed)
         if let output = ImmediateOutput.value(of: publisher), !IntrospectionRegistry.isActive, role.tryTakeWithoutLock() {
             let additional = deliver(output)
             if !role.tryGiveBackWithoutLock() { resume(after: additional) }
@@ -254,9 +256,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let duringTransform = transformRunning.load(ordering: .relaxed)
+        let duringTransforms = transformsRunning.load(ordering: .relaxed)
         let (action, emission, ticket) = updateSending {
-            $0.receiveUpstream(completion: completion, duringTransform: duringTransform)
+            $0.receiveUpstream(completion: completion, duringTransforms: duringTransforms)
         }
         perform(action, emission)
         if let ticket { state.waitUntilSettled(ticket) }
