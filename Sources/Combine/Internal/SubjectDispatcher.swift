@@ -341,13 +341,22 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// Sends `value`: without the mutex when the role is free and nothing needs attention, else
     /// through it; dropped after completion. Only for dispatchers made with `sendsWithoutLock`
     /// that keep no current value (PassthroughSubject, ObservableObjectPublisher).
-    @inlinable
+    ///
+    /// Only the lock-free case is compiled into the caller (see
+    /// ``sendReplacingCurrent(_:evenAfterCompletion:)``).
+    @inlinable @inline(__always)
     func send(_ value: Output) {
         if role.tryTakeWithoutLock() {
             deliverToPublished(value)
             giveBackRole()
             return
         }
+        sendLockedUnlessCompleted(value)
+    }
+
+    /// ``send(_:)`` through the mutex.
+    @inlinable @inline(never)
+    func sendLockedUnlessCompleted(_ value: Output) {
         sendLocked(value) { state in state.completion == nil }
     }
 
@@ -441,29 +450,48 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// does not). With the role free and nothing needing attention this costs one
     /// compare-and-swap to take the role (and the right to write) and one to give it back.
     /// Only for dispatchers that replace the value before delivering it (CurrentValueSubject).
-    @inlinable
+    ///
+    /// Only that common case is compiled into the caller, as ``send(_:)`` is: the rest of the
+    /// work is a call away, so the caller's send stays small enough to be inlined whole.
+    @inlinable @inline(__always)
     func sendReplacingCurrent(_ value: Output, evenAfterCompletion: Bool = false) {
-        var previous: Output?
         if role.tryTakeForWritingWithoutLock() {
             // The token goes in when the writing bit is cleared; the word is frozen until then.
             let held = AtomicDeliveryRole.heldByCurrentThread()
-            if completedByEmitter {
-                if evenAfterCompletion {
-                    previous = replaceCurrent(value, restoring: held)
-                } else {
-                    role.endWriting(storing: held)
-                }
+            if !completedByEmitter {
+                let previous = replaceCurrent(value, restoring: held)
+                deliverToPublished(value)
                 giveBackRole()
+                // Released when the send is over: its deinit may be anyone's code.
                 withExtendedLifetime(previous) {}
                 return
             }
-            previous = replaceCurrent(value, restoring: held)
-            deliverToPublished(value)
-            giveBackRole()
-            // Released when the send is over: its deinit may be anyone's code.
-            withExtendedLifetime(previous) {}
+            replaceAfterCompletionHoldingRole(value, evenAfterCompletion: evenAfterCompletion, restoring: held)
             return
         }
+        sendReplacingCurrentLocked(value, evenAfterCompletion: evenAfterCompletion)
+    }
+
+    /// ``sendReplacingCurrent(_:evenAfterCompletion:)`` for a caller that took the role for
+    /// writing and found the subject completed: nothing is sent, and the value is replaced only
+    /// `evenAfterCompletion`.
+    @inlinable @inline(never)
+    func replaceAfterCompletionHoldingRole(_ value: Output, evenAfterCompletion: Bool, restoring held: UInt) {
+        var previous: Output?
+        if evenAfterCompletion {
+            previous = replaceCurrent(value, restoring: held)
+        } else {
+            role.endWriting(storing: held)
+        }
+        giveBackRole()
+        withExtendedLifetime(previous) {}
+    }
+
+    /// ``sendReplacingCurrent(_:evenAfterCompletion:)`` through the mutex, when the role is held
+    /// or something needs attention.
+    @inlinable @inline(never)
+    func sendReplacingCurrentLocked(_ value: Output, evenAfterCompletion: Bool) {
+        var previous: Output?
         var nestedList = ContiguousArray<Conduit>()
         var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
         let grant = state.withLock { state -> Grant? in
@@ -486,22 +514,36 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
     /// gives it back and raises the writing flag at once; the flag, which freezes the word, is
     /// cleared with a plain store once the value is in place. Anyone who wants the role meanwhile
     /// waits for that store, so the value is current before the next delivery starts.
-    @inlinable
+    ///
+    /// Only the lock-free case is compiled into the caller (see
+    /// ``sendReplacingCurrent(_:evenAfterCompletion:)``).
+    @inlinable @inline(__always)
     func sendThenStore(_ value: Output) {
         guard role.tryTakeWithoutLock() else {
-            return sendLocked(value) { _ in true }
+            return sendThenStoreLocked(value)
         }
         deliverToPublished(value)
-        let previous: Output?
         if role.tryGiveBackForWritingWithoutLock() {
-            previous = replaceCurrent(value, restoring: 0)
-        } else {
-            // Something needs the mutex (a queued job, a changed list): store as the holder,
-            // then give the role back through the mutex.
-            previous = storeAsHolder(value)
-            drain()
+            let previous = replaceCurrent(value, restoring: 0)
+            // Released when the send is over: its deinit may be anyone's code.
+            withExtendedLifetime(previous) {}
+            return
         }
-        // Released when the send is over: its deinit may be anyone's code.
+        storeThenDrain(value)
+    }
+
+    /// ``sendThenStore(_:)`` through the mutex.
+    @inlinable @inline(never)
+    func sendThenStoreLocked(_ value: Output) {
+        sendLocked(value) { _ in true }
+    }
+
+    /// The end of ``sendThenStore(_:)`` when something needs the mutex (a queued job, a changed
+    /// list): stores the value as the holder, then gives the role back through the mutex.
+    @inlinable @inline(never)
+    func storeThenDrain(_ value: Output) {
+        let previous = storeAsHolder(value)
+        drain()
         withExtendedLifetime(previous) {}
     }
 
