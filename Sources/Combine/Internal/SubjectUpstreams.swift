@@ -46,10 +46,15 @@ extension SubjectDispatcher where Extra == SubjectUpstreams {
         complete(completion) { state in state.extra.subscriptions = [] }
     }
 
-    /// Cancels every upstream still kept: the subject is going away.
+    /// Cancels and lets go of every upstream still kept: the subject is going away. (A subject's
+    /// connector holds its dispatcher, so an upstream kept here would keep both alive.)
     @inlinable
     func cancelUpstreams() {
-        for upstream in state.withLock({ $0.extra.subscriptions }) {
+        let upstreams = state.withLock { state in
+            defer { state.extra.subscriptions = [] }
+            return state.extra.subscriptions
+        }
+        for upstream in upstreams {
             upstream.cancel()
         }
     }

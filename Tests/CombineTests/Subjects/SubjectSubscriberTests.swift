@@ -112,6 +112,51 @@ struct SubjectSubscriberTests {
         withExtendedLifetime(connection) {}
     }
 
+    /// A subject that goes away while its connection is still held is released, cancels its
+    /// upstream, and lets go of the connection's subscriber, whichever of them holds what: the
+    /// subscriber reaches a `PassthroughSubject` through the subject's internals, which keep it in
+    /// their list of upstreams.
+    @Test(arguments: [false, true])
+    func aSubjectThatGoesAwayReleasesItsConnection(sendsAValueFirst: Bool) {
+        final class Attaching: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            weak var attached: AnyObject?
+            var subscriber: AnySubscriber<Int, Never>?
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                attached = subscriber as AnyObject
+                self.subscriber = AnySubscriber(subscriber)
+            }
+        }
+        let upstream = Attaching()
+        let subscription = RecordingSubscription()
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        var connection: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            connection = upstream.subscribe(subject)
+            upstream.subscriber?.receive(subscription: subscription)
+            if sendsAValueFirst {
+                let received = Locked<[Int]>([])
+                let sink = subject.sink { value in received.withLock { $0.append(value) } }
+                #expect(upstream.subscriber?.receive(5) == Subscribers.Demand.none)
+                #expect(received.current == [5])
+                sink.cancel()
+            }
+        }
+        #expect(weakSubject == nil)
+        #expect(subscription.cancelCount == 1)
+        // Nothing left to send to: a late value is dropped without a trap.
+        #expect(upstream.subscriber?.receive(6) == Subscribers.Demand.none)
+        #expect(upstream.attached != nil)
+        upstream.subscriber = nil
+        #expect(upstream.attached != nil, "the connection still holds it")
+        connection?.cancel()
+        connection = nil
+        #expect(upstream.attached == nil)
+    }
+
     @Test func mirrorShowsApplesLabels() throws {
         // Spec §28: `downstreamSubject`, `upstreamSubscription` (nil until it arrives), `subject`.
         final class Capturing: Publisher {
