@@ -34,7 +34,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 4c 4d 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 4c 4d 4e 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
     exit(1)
 }
 
@@ -159,6 +159,8 @@ func run(_ workload: String, _ count: Int) {
         flatMapOfJusts(count)
     case "4d":
         flatMapOfDeferredJusts(count)
+    case "4e":
+        switchToLatestOfDeferredJusts(count)
     case "6c":
         futureChurn(count)
     case "7":
@@ -398,6 +400,16 @@ func flatMapOfDeferredJusts(_ count: Int) {
     let subject = PassthroughSubject<Int, Never>()
     var sum = 0
     let cancellable = subject.flatMap { value in Deferred { Just(value &* 2) } }.sink { sum &+= $0 }
+    for value in 0..<count { subject.send(value) }
+    cancellable.cancel()
+    blackHole(sum)
+}
+
+@inline(never)
+func switchToLatestOfDeferredJusts(_ count: Int) {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let cancellable = subject.map { value in Deferred { Just(value &* 2) } }.switchToLatest().sink { sum &+= $0 }
     for value in 0..<count { subject.send(value) }
     cancellable.cancel()
     blackHole(sum)

@@ -229,6 +229,21 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    Benchmark("4e map{Deferred{Just}}→switchToLatest", configuration: valueConfiguration) { benchmark in
+        // 4b through an inner publisher that has to be subscribed to, as a search field's
+        // requests are: each value switches to a new inner subscription and cancels none (the
+        // last inner has finished by then).
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.map { value in Deferred { Just(value &* 2) } }.switchToLatest()
+            .sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { subject.send(value) }
+        benchmark.stopMeasurement()
+        cancellable.cancel()
+        blackHole(sum)
+    }
+
     // 5. Combining two subjects.
     #if OPENCOMBINE
     print("OpenCombine 0.14.0 has no merge or combineLatest: workloads 5a and 5b run on Tributary only.")
