@@ -217,6 +217,41 @@ struct OperatorStressTests {
         run("share", senders: [0, 0], expect: .exactly(Self.total)) { $0[0].share().eraseToAnyPublisher() }
     }
 
+    /// A subject fed through `subscribe(_:)` goes away while values flow into it: its last
+    /// subscriber cancels on one thread while the upstream sends on another. The connection
+    /// reaches the subject's internals strongly; the subject must still be released, and cancel
+    /// its upstream, once nobody holds it.
+    @Test func subjectGoneWhileItsConnectionSends() {
+        let c = Checker()
+        let m = Self.valuesPerSender
+        for round in 0..<Stress.rounds(600) {
+            let source = PassthroughSubject<Int, StressError>()
+            let subscriber = ContractSubscriber<Int, StressError>()
+            weak var weakSubject: PassthroughSubject<Int, StressError>?
+            let connection: AnyCancellable
+            do {
+                let subject = PassthroughSubject<Int, StressError>()
+                weakSubject = subject
+                connection = source.subscribe(subject)
+                subject.subscribe(subscriber)
+            }
+            let box = UncheckedBox(source)
+            let ok = Stress.concurrently([
+                { for i in 0..<m { box.value.send(i) } },
+                { subscriber.cancel() },
+            ])
+            guard ok else { return }
+            let sealed = subscriber.sealAfterCancel()
+            c.expect(weakSubject == nil, "subject connection round \(round): the subject outlived its last subscriber")
+            source.send(-1)
+            source.send(completion: .finished)
+            subscriber.expectClean(c, "subject connection round \(round)")
+            c.expect(subscriber.count == sealed && subscriber.completions.isEmpty)
+            withExtendedLifetime(connection) {}
+            if c.failures > 0 { return }
+        }
+    }
+
     @Test func multicast() {
         run("multicast autoconnect", senders: [0, 0], expect: .exactly(Self.total)) { s in
             s[0].multicast { PassthroughSubject<Int, StressError>() }.autoconnect().eraseToAnyPublisher()
