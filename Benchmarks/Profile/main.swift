@@ -34,7 +34,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 4c 4d 4e 5a 5b 5c 6a 6b 6c 7 8 9 10 12 13 14 15 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 4c 4d 4e 5a 5b 5c 6a 6b 6c 7 8 9 9b 10 12 13 14 15 flood flood-merge)")
     exit(1)
 }
 
@@ -191,6 +191,13 @@ func run(_ workload: String, _ count: Int) {
         willChange.cancel()
         values.cancel()
         blackHole(changes &+ sum)
+    case "9b":
+        let model = Model()
+        var changes = 0
+        let willChange = model.objectWillChange.sink { changes &+= 1 }
+        for _ in 0..<count { model.objectWillChange.send() }
+        willChange.cancel()
+        blackHole(changes)
     case "12":
         // Every value is scheduled on a serial queue; the `sync` waits until all are delivered.
         let subject = PassthroughSubject<Int, Never>()

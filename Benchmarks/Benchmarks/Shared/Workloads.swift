@@ -365,6 +365,19 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(changes &+ sum)
     }
 
+    Benchmark("9b objectWillChange.send()", configuration: valueConfiguration) { benchmark in
+        // A view model announcing a change itself (state that is not `@Published`): each call
+        // reads the synthesised `objectWillChange`, then sends through it to one subscriber.
+        let model = Model()
+        var changes = 0
+        let willChange = model.objectWillChange.sink { changes &+= 1 }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { model.objectWillChange.send() }
+        benchmark.stopMeasurement()
+        willChange.cancel()
+        blackHole(changes)
+    }
+
     // 10. values: one task consuming a subject's values. A buffer that prefetches everything sits
     // in front, so no value is dropped while the consumer is between two `next()` calls.
     Benchmark("10 values (async consumer)", configuration: valueConfiguration) { benchmark in

@@ -19,25 +19,21 @@ extension ObservableObject where Self.ObjectWillChangePublisher == ObservableObj
     /// The object's change publisher, shared by all its `@Published` properties: every access
     /// returns the same instance.
     ///
-    /// Found by reflection over the instance (including superclass properties): the publisher is
-    /// stored in the `@Published` properties' storage the first time it is asked for, so there is
-    /// no global table and nothing outlives the object. A class without `@Published` properties has
-    /// nothing to fire it, and gets a new, silent publisher on each access, as on Apple's platforms.
+    /// The publisher is stored in the `@Published` properties' storage the first time it is asked
+    /// for, so there is no table of objects and nothing outlives the object. Where those
+    /// properties lie in the object (its superclasses' included) is found once per class and
+    /// cached, so an access costs a look-up and a read rather than a walk over the object's
+    /// properties. A class without `@Published` properties has nothing to fire it, and gets a
+    /// new, silent publisher on each access, as on Apple's platforms.
     public var objectWillChange: ObservableObjectPublisher {
-        var fields: [any ObservableObjectPublishedField] = []
-        var mirror: Mirror? = Mirror(reflecting: self)
-        while let current = mirror {
-            for child in current.children {
-                if let field = child.value as? any ObservableObjectPublishedField {
-                    fields.append(field)
-                }
-            }
-            mirror = current.superclassMirror
-        }
-        guard let first = fields.first else { return ObservableObjectPublisher() }
-        let canonical = first.installedObjectWillChange ?? first.installObjectWillChange(ObservableObjectPublisher())
-        for field in fields.dropFirst() {
-            _ = field.installObjectWillChange(canonical)
+        // The dynamic type: a subclass's properties count when the object is seen as its superclass.
+        let offsets = PublishedFieldLayout.offsets(in: type(of: self))
+        guard let first = offsets.first else { return ObservableObjectPublisher() }
+        let firstSlot = PublishedFieldLayout.slot(in: self, at: first)
+        if let installed = firstSlot.installedObjectWillChange { return installed }
+        let canonical = firstSlot.installObjectWillChange(ObservableObjectPublisher())
+        for offset in offsets.dropFirst() {
+            _ = PublishedFieldLayout.slot(in: self, at: offset).installObjectWillChange(canonical)
         }
         return canonical
     }

@@ -112,10 +112,11 @@ extension Publisher where Failure == Never {
 
 extension Published {
     /// The shared state behind one `@Published` property: the value, its subscribers, the
-    /// enclosing object's `objectWillChange` publisher once someone has asked for it, and the
-    /// subscriptions made by `assign(to:)`, which die with it.
+    /// enclosing object's `objectWillChange` publisher once someone has asked for it (kept by the
+    /// superclass, which does not depend on `Value`), and the subscriptions made by
+    /// `assign(to:)`, which die with it.
     @usableFromInline
-    final class Storage: @unchecked Sendable {
+    final class Storage: PublishedObjectWillChangeSlot, @unchecked Sendable {
         // @unchecked Sendable: the value and the subscribers are in `dispatcher`, which guards
         // them; `objectWillChange` is an atomic reference, set at most once.
 
@@ -128,24 +129,13 @@ extension Published {
         @usableFromInline
         let dispatcher: Dispatcher
 
-        /// The enclosing object's `objectWillChange` publisher, once someone has asked for it:
-        /// retained by hand when it is installed, released in `deinit`. Set once and never
-        /// replaced, so a setter reads it with one atomic load and calls it without retaining it.
-        /// (The standard library's `AtomicLazyReference` would do the same, but its `load()` is
-        /// not inlinable: with it a set cost 1,135 instructions instead of 460.)
-        @usableFromInline
-        let objectWillChange = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
-
         @inlinable
         init(_ value: Value) {
             dispatcher = Dispatcher(
                 [], name: "PublishedSubject", sendsWithoutLock: true, currentValue: value,
                 storesAfterDelivery: true
             ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
-        }
-
-        deinit {
-            objectWillChange.load(ordering: .acquiring)?.release()
+            super.init()
         }
 
         @inlinable
@@ -169,42 +159,55 @@ extension Published {
         func keep(_ assignment: AnyCancellable) {
             dispatcher.state.withLock { $0.extra.append(assignment) }
         }
-
-        /// Installs `candidate` as the enclosing object's `objectWillChange` unless one is
-        /// installed already; returns the one in place.
-        @usableFromInline
-        func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-            let retained = Unmanaged.passRetained(candidate)
-            let (installed, existing) = objectWillChange.compareExchange(
-                expected: nil, desired: retained, ordering: .acquiringAndReleasing)
-            guard !installed, let existing else { return candidate }
-            retained.release()
-            return existing.takeUnretainedValue()
-        }
-
-        @usableFromInline
-        var installedObjectWillChange: ObservableObjectPublisher? {
-            objectWillChange.load(ordering: .acquiring)?.takeUnretainedValue()
-        }
     }
 }
 
-/// Lets the default `objectWillChange` find the `@Published` properties of an object, whatever
-/// their value types, by reflection.
-protocol ObservableObjectPublishedField {
-    func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher
-    var installedObjectWillChange: ObservableObjectPublisher? { get }
-}
+/// The part of a `@Published` property's storage that is the same whatever the property's type:
+/// the enclosing object's `objectWillChange` publisher. The default `objectWillChange` of an
+/// ``ObservableObject`` reaches it knowing only where in the object the property lies (see
+/// `PublishedFieldLayout`), without knowing the property's type.
+@usableFromInline
+class PublishedObjectWillChangeSlot {
+    /// The enclosing object's `objectWillChange` publisher, once someone has asked for it:
+    /// retained by hand when it is installed, released in `deinit`. Set once and never
+    /// replaced, so a setter reads it with one atomic load and calls it without retaining it.
+    /// (The standard library's `AtomicLazyReference` would do the same, but its `load()` is
+    /// not inlinable: with it a set cost 1,135 instructions instead of 460.) `final`, so that
+    /// the subclass reads it at its offset rather than through an accessor.
+    @usableFromInline
+    final let objectWillChange = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
 
-extension Published: ObservableObjectPublishedField {
-    func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        storage.installObjectWillChange(candidate)
+    @usableFromInline
+    init() {}
+
+    deinit {
+        objectWillChange.load(ordering: .acquiring)?.release()
     }
 
-    var installedObjectWillChange: ObservableObjectPublisher? {
-        storage.installedObjectWillChange
+    /// Installs `candidate` as the enclosing object's `objectWillChange` unless one is
+    /// installed already; returns the one in place.
+    @usableFromInline
+    final func installObjectWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+        let retained = Unmanaged.passRetained(candidate)
+        let (installed, existing) = objectWillChange.compareExchange(
+            expected: nil, desired: retained, ordering: .acquiringAndReleasing)
+        guard !installed, let existing else { return candidate }
+        retained.release()
+        return existing.takeUnretainedValue()
+    }
+
+    @usableFromInline
+    final var installedObjectWillChange: ObservableObjectPublisher? {
+        objectWillChange.load(ordering: .acquiring)?.takeUnretainedValue()
     }
 }
+
+/// Marks `Published` whatever its value's type: the default `objectWillChange` looks for
+/// properties of a conforming type among an object's stored properties (see
+/// `PublishedFieldLayout`).
+protocol ObservableObjectPublishedField {}
+
+extension Published: ObservableObjectPublishedField {}
 
 /// The inner publisher a `$property` publisher attaches its subscribers to, named as Apple's:
 /// an enabled `_Introspection` handler reports that second attach as `PublishedSubject<Value>`.

@@ -63,6 +63,60 @@ struct ObservableObjectTests {
         _ = subscription
     }
 
+    /// Seen as its superclass, the object still shares one publisher with its subclass's
+    /// properties: the properties are those of the object's own class.
+    @Test func subclassPropertiesCountWhenSeenAsTheSuperclass() {
+        let sub = SubMonitor()
+        let seenAsSuperclass: MonitorObject = sub
+        var count = 0
+        let subscription = seenAsSuperclass.objectWillChange.sink { count += 1 }
+        sub.extra = 2
+        #expect(count == 1)
+        #expect(sub.objectWillChange === seenAsSuperclass.objectWillChange)
+        _ = subscription
+    }
+
+    private final class Generic<Leading>: ObservableObject {
+        var leading: Leading
+        @Published var count = 0
+        init(_ leading: Leading) { self.leading = leading }
+    }
+
+    private class NonPublishedBase {
+        var flag = false
+        var name = "base"
+        var numbers: [Int] = []
+    }
+
+    private final class PublishedAfterOtherFields: NonPublishedBase, ObservableObject {
+        var small: Int8 = 0
+        @Published var first = 0
+        var tuple = (1.0, 2.0, 3.0)
+        @Published var second = "x"
+    }
+
+    /// Where the properties lie differs between classes, and between the specialisations of a
+    /// generic class: each change of each property fires the one publisher.
+    @Test func propertiesAreFoundWhereverTheyLie() {
+        let byte = Generic<Int8>(1)
+        let text = Generic<String>("leading")
+        let mixed = PublishedAfterOtherFields()
+        var fired: [String] = []
+        let subscriptions = [
+            byte.objectWillChange.sink { fired.append("byte") },
+            text.objectWillChange.sink { fired.append("text") },
+            mixed.objectWillChange.sink { fired.append("mixed") },
+        ]
+        byte.count = 1
+        text.count = 1
+        mixed.first = 1
+        mixed.second = "y"
+        mixed.flag = true
+        #expect(fired == ["byte", "text", "mixed", "mixed"])
+        #expect(text.leading == "leading" && mixed.name == "base" && mixed.tuple.0 == 1)
+        _ = subscriptions
+    }
+
     /// A subscription is inactive until its first request, of any size, and then gets every
     /// `send()`, whatever demand remains (edge spec §23).
     @Test func publisherIgnoresDemandAfterTheFirstRequest() {
