@@ -232,6 +232,36 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         publishedCount = count
     }
 
+    /// Appends `conduit` to the published list, which matches `state.conduits` but for that last
+    /// entry. By the role's holder, under the mutex. The buffer doubles when it is full, so a
+    /// subscription costs the same however many there are (copying the whole list for each one
+    /// made subscribing thousands of subscribers to one subject quadratic).
+    @inlinable
+    func appendPublished(_ conduit: Conduit) {
+        if publishedCount == publishedCapacity {
+            let capacity = Swift.max(publishedCapacity * 2, 4)
+            let grown = UnsafeMutablePointer<Unmanaged<Conduit>>.allocate(capacity: capacity)
+            if let base = publishedBase {
+                grown.initialize(from: base, count: publishedCount)
+                base.deallocate()
+            }
+            publishedBase = grown
+            publishedCapacity = capacity
+        }
+        (publishedBase.unsafelyUnwrapped + publishedCount).initialize(to: .passUnretained(conduit))
+        publishedCount += 1
+    }
+
+    /// Removes the entry at `index` from the published list, which matches `state.conduits` as
+    /// it was before that entry left it. While nobody emits, under the mutex. Later entries move
+    /// down one place, so subscribers keep receiving in the order they subscribed.
+    @inlinable
+    func removePublished(at index: Int) {
+        guard let base = publishedBase else { return }
+        (base + index).update(from: base + index + 1, count: publishedCount - index - 1)
+        publishedCount -= 1
+    }
+
     /// Under the mutex: takes the emitter role if nobody holds it, or finds that the calling
     /// thread holds it; otherwise leaves the attention flag raised for the emitter (the caller
     /// then queues its job).
@@ -650,8 +680,12 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
             let grant = takeRoleLocked(&state)
             state.conduits.append(conduit)
             if grant == .taken {
-                state.stale = false
-                publish(state.conduits)
+                if !state.stale, publishedCount == state.conduits.count - 1 {
+                    appendPublished(conduit)
+                } else {
+                    state.stale = false
+                    publish(state.conduits)
+                }
             } else {
                 state.stale = true
             }
@@ -694,23 +728,6 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         if grant == .taken { giveBackRole() }
     }
 
-    /// Changes the list under the mutex. Without an emitter the change is published at once; with
-    /// one, the emitter publishes it when its turn ends. Returns whether someone was emitting.
-    @inlinable @discardableResult
-    func changeLocked(_ state: inout State, _ change: (inout ContiguousArray<Conduit>) -> Void) -> Bool {
-        let before = raiseAttentionLocked()
-        if before & AtomicDeliveryRole.heldFlag != 0 {
-            change(&state.conduits)
-            state.stale = true
-            return true
-        }
-        change(&state.conduits)
-        state.stale = false
-        publish(state.conduits)
-        role.storeLocked(0)
-        return false
-    }
-
     /// Removes a cancelled conduit. Returns whether the caller may release its subscriber now;
     /// otherwise the emitter does when its turn ends. The list's reference moves to `removed`, for
     /// the caller to drop after the mutex: it may be the conduit's last one, and a conduit that
@@ -721,7 +738,23 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         // published list, or was never in it.
         let emitting: Bool
         if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-            emitting = changeLocked(&state) { removed = $0.remove(at: index) }
+            // Without an emitter the change is published at once; with one, the emitter
+            // publishes it when its turn ends.
+            let before = raiseAttentionLocked()
+            removed = state.conduits.remove(at: index)
+            if before & AtomicDeliveryRole.heldFlag != 0 {
+                state.stale = true
+                emitting = true
+            } else {
+                if !state.stale, publishedCount == state.conduits.count + 1 {
+                    removePublished(at: index)
+                } else {
+                    state.stale = false
+                    publish(state.conduits)
+                }
+                role.storeLocked(0)
+                emitting = false
+            }
         } else {
             emitting = role.isHeld
         }

@@ -60,6 +60,28 @@ struct PassthroughSubjectTests {
         #expect(log == ["a1", "b1", "c1", "d1"])
     }
 
+    /// Subscribers that leave from the front, the middle and the end, and ones that join after
+    /// them, past the list's first growth: the rest keep receiving in the order they subscribed.
+    @Test func deliveryOrderSurvivesCancelsAndLateSubscribers() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        var cancellables: [String: AnyCancellable] = [:]
+        func join(_ name: String) {
+            cancellables[name] = subject.sink { log.append("\(name)\($0)") }
+        }
+        for name in ["a", "b", "c", "d", "e", "f"] { join(name) }
+        for name in ["a", "c", "f"] { cancellables[name]?.cancel() }
+        join("g")
+        subject.send(1)
+        #expect(log == ["b1", "d1", "e1", "g1"])
+        log = []
+        cancellables["e"]?.cancel()
+        for name in ["h", "i", "j", "k", "l"] { join(name) }
+        cancellables["b"]?.cancel()
+        subject.send(2)
+        #expect(log == ["d2", "g2", "h2", "i2", "j2", "k2", "l2"])
+    }
+
     // As on Apple's platforms: a send from inside a subscriber is delivered at once, nested.
     @Test func reentrantSendIsNested() {
         let subject = PassthroughSubject<Int, Never>()
