@@ -244,18 +244,35 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     @usableFromInline
     final let upstreamCount: Int
 
+    /// The subscriber's `request(_:)` and `cancel()`, compiled for the concrete types. They
+    /// arrive through the `Subscription` existential, whose witnesses run the generic code: a
+    /// `combineLatest`'s cancel looked up type metadata for about 20,000 instructions. The
+    /// subclass makes `requestHook` in its initialiser, which its callers specialise, and so is
+    /// `cancelHook` made here.
+    @usableFromInline
+    final let requestHook: (AtomicFanInEmitter, Subscribers.Demand) -> Void
+
+    /// See ``requestHook``.
+    @usableFromInline
+    final let cancelHook: (AtomicFanInEmitter) -> Void
+
     /// `racingLockFreeTakers`: whether values take the role without the mutex.
     @inlinable
-    init(box: SubscriberBox<Downstream>, machine: Machine, upstreamCount: Int, racingLockFreeTakers: Bool) {
+    init(
+        box: SubscriberBox<Downstream>, machine: Machine, upstreamCount: Int, racingLockFreeTakers: Bool,
+        requestHook: @escaping (AtomicFanInEmitter, Subscribers.Demand) -> Void
+    ) {
         self.upstreamCount = upstreamCount
         self.racingLockFreeTakers = racingLockFreeTakers
         downstream = Unmanaged.passUnretained(box)
         state = LockedState(machine)
+        self.requestHook = requestHook
+        cancelHook = { emitter in emitter.cancelNow() }
     }
 
     /// Raises every upstream's grant to what the subscriber's demand allows, each request made
     /// outside the lock; called after that demand grew.
-    @usableFromInline
+    @inlinable
     final func topUpAll() {
         for index in 0..<upstreamCount {
             if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
@@ -278,6 +295,12 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
 
     @inlinable
     final func cancel() {
+        cancelHook(self)
+    }
+
+    /// ``cancel()``, in the code ``cancelHook`` was compiled into.
+    @inlinable
+    final func cancelNow() {
         var held = ContiguousArray<any Subscription>()
         let emission = state.withLock { machine -> Emission in
             held = machine.cancel()

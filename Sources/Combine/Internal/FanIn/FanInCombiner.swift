@@ -198,7 +198,11 @@ where Downstream.Input == Storage.Output {
     @inlinable
     init(downstream: Downstream, arity: Int) {
         let box = SubscriberBox(downstream)
-        super.init(box: box, machine: Machine(box: box, arity: arity), upstreamCount: arity, racingLockFreeTakers: false)
+        super.init(
+            box: box, machine: Machine(box: box, arity: arity), upstreamCount: arity, racingLockFreeTakers: false,
+            requestHook: { emitter, demand in
+                unsafeDowncast(emitter, to: FanInCombineSubscription.self).requestNow(demand)
+            })
     }
 
     /// The subscriber for `input`.
@@ -209,6 +213,12 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        requestHook(self, demand)
+    }
+
+    /// ``request(_:)``, in the code `requestHook` was compiled into.
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a \(Storage.subscriptionDescription) subscription")
         add(demand)
     }

@@ -67,6 +67,17 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let transformsRunning = Atomic<Int>(0)
 
+    /// The subscriber's `request(_:)` and `cancel()`, compiled for the concrete types in this
+    /// initialiser, which its callers specialise. They arrive through the `Subscription`
+    /// existential, whose witnesses run the generic code: a cancel looked up type metadata for
+    /// about 15,000 instructions.
+    @usableFromInline
+    let requestHook: (FlatMapSubscription, Subscribers.Demand) -> Void
+
+    /// See ``requestHook``.
+    @usableFromInline
+    let cancelHook: (FlatMapSubscription) -> Void
+
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
         self.transform = transform
@@ -74,6 +85,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         let box = Machine.Box(downstream)
         self.downstream = Unmanaged.passUnretained(box)
         state = LockedState(Machine(box: box, maxPublishers: maxPublishers))
+        requestHook = { subscription, demand in subscription.requestNow(demand) }
+        cancelHook = { subscription in subscription.cancelNow() }
     }
 
     // MARK: The emitter role
@@ -362,6 +375,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        requestHook(self, demand)
+    }
+
+    /// ``request(_:)``, in the code ``requestHook`` was compiled into.
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a FlatMap subscription")
         let (action, emission) = update { $0.request(demand) }
         emit(emission)
@@ -378,6 +397,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func cancel() {
+        cancelHook(self)
+    }
+
+    /// ``cancel()``, in the code ``cancelHook`` was compiled into.
+    @inlinable
+    func cancelNow() {
         var held = ContiguousArray<any Subscription>()
         let emission = state.withLock { machine -> Emission in
             held = machine.cancel()

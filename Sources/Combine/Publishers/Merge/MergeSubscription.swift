@@ -16,7 +16,8 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
         let box = SubscriberBox(downstream)
         super.init(
             box: box, machine: MergeStateMachine(box: box, count: upstreamCount), upstreamCount: upstreamCount,
-            racingLockFreeTakers: true)
+            racingLockFreeTakers: true,
+            requestHook: { emitter, demand in unsafeDowncast(emitter, to: MergeSubscription.self).requestNow(demand) })
     }
 
     /// The subscriber to attach to the upstream at `index`.
@@ -45,6 +46,12 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        requestHook(self, demand)
+    }
+
+    /// ``request(_:)``, in the code `requestHook` was compiled into.
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a Merge subscription")
         add(demand)
     }
