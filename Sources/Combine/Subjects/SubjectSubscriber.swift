@@ -45,12 +45,6 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline
     let dispatcher: SubjectDispatcher<Input, Failure, SubjectUpstreams>?
 
-    /// ``dispatcher`` again, unretained, for the value path: reading the strong reference out of
-    /// the optional retains and releases it per value, and this object holds it for its whole
-    /// life anyway.
-    @usableFromInline
-    let unretainedDispatcher: Unmanaged<SubjectDispatcher<Input, Failure, SubjectUpstreams>>?
-
     /// Upstream subscription, guarded by its own lock; never used while the lock is held.
     @usableFromInline
     let upstream = LockedState<SubscriptionStatus>(.awaitingSubscription)
@@ -65,7 +59,6 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         self.subject = subject
         // A cast to a concrete type, which folds away once specialised for a subject type.
         dispatcher = (subject as? PassthroughSubject<Input, Failure>)?.dispatcher
-        unretainedDispatcher = dispatcher.map(Unmanaged.passUnretained)
     }
 
     @inlinable
@@ -86,8 +79,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         if open.load(ordering: .acquiring) {
-            if let unretainedDispatcher {
-                unretainedDispatcher._withUnsafeGuaranteedRef { $0.send(input) }
+            if dispatcher != nil {
+                dispatcher?.send(input)
             } else {
                 subject?.send(input)
             }
