@@ -8,6 +8,11 @@ import TributaryLocks
 /// each property's storage straight out of the object. Building a `Mirror` of the object on every
 /// access instead cost about 20,000 instructions and eight allocations per
 /// `objectWillChange.send()`.
+///
+/// `_forEachField` is standard-library SPI (`@_spi(Reflection)`), present since Swift 5.2 and the
+/// same on every platform this module builds for; using it needs no compiler flag. Reading a
+/// reference out of the object's memory at an offset is an unsafe technique, kept for its
+/// measured gain (see the benchmark notes, row 9b).
 enum PublishedFieldLayout {
     /// `_EachFieldOptions.classType` and `.ignoreUnknown`, spelled by their values: the static
     /// properties are `var`s, which Swift 6 does not let code read without isolation. The walk
