@@ -325,9 +325,21 @@ where Downstream.Input == Storage.Output {
 
     /// A zip of `arity` inputs for `downstream`; the caller attaches ``side(_:store:)`` to each
     /// upstream.
+    /// The subscriber's `request(_:)` and `cancel()`, compiled for the concrete types in this
+    /// initialiser, which its callers specialise: they arrive through the `Subscription`
+    /// existential, whose witnesses run the generic code.
+    @usableFromInline
+    let requestHook: (ZipSubscription, Subscribers.Demand) -> Void
+
+    /// See ``requestHook``.
+    @usableFromInline
+    let cancelHook: (ZipSubscription) -> Void
+
     @inlinable
     init(downstream: Downstream, arity: Int) {
         state = LockedState(Machine(downstream: downstream, arity: arity))
+        requestHook = { subscription, demand in subscription.requestNow(demand) }
+        cancelHook = { subscription in subscription.cancelNow() }
     }
 
     /// The subscriber for input `index`; `store` puts its value into the storage.
@@ -339,6 +351,12 @@ where Downstream.Input == Storage.Output {
     /// Passes `demand` to every upstream as it is (Apple traps on `.none` here, and so do we).
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        requestHook(self, demand)
+    }
+
+    /// ``request(_:)``, in the code ``requestHook`` was compiled into.
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a \(Storage.subscriptionDescription) subscription")
         let targets = state.withLock { $0.request(demand) }
         for subscription in targets { subscription.request(demand) }
@@ -347,6 +365,12 @@ where Downstream.Input == Storage.Output {
     /// Cancels every upstream still running and lets go of the subscriber and the stored values.
     @inlinable
     func cancel() {
+        cancelHook(self)
+    }
+
+    /// ``cancel()``, in the code ``cancelHook`` was compiled into.
+    @inlinable
+    func cancelNow() {
         let held = state.withLock { $0.cancel() }
         for subscription in held { subscription.cancel() }
     }

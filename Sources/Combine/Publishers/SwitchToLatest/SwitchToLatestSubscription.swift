@@ -20,9 +20,21 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     let state: LockedState<Machine>
 
+    /// The subscriber's `request(_:)` and `cancel()`, compiled for the concrete types in this
+    /// initialiser, which its callers specialise: they arrive through the `Subscription`
+    /// existential, whose witnesses run the generic code.
+    @usableFromInline
+    let requestHook: (SwitchToLatestSubscription, Subscribers.Demand) -> Void
+
+    /// See ``requestHook``.
+    @usableFromInline
+    let cancelHook: (SwitchToLatestSubscription) -> Void
+
     @inlinable
     init(downstream: Downstream) {
         state = LockedState(Machine(downstream: downstream))
+        requestHook = { subscription, demand in subscription.requestNow(demand) }
+        cancelHook = { subscription in subscription.cancelNow() }
     }
 
     // MARK: Upstream side
@@ -137,12 +149,24 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        requestHook(self, demand)
+    }
+
+    /// ``request(_:)``, in the code ``requestHook`` was compiled into.
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a SwitchToLatest subscription")
         perform(state.withLock { $0.request(demand) })
     }
 
     @inlinable
     func cancel() {
+        cancelHook(self)
+    }
+
+    /// ``cancel()``, in the code ``cancelHook`` was compiled into.
+    @inlinable
+    func cancelNow() {
         let (upstream, inner) = state.withLock { $0.cancel() }
         // The inner first, then the upstream, as Apple's operator cancels them.
         inner?.cancel()
