@@ -153,6 +153,49 @@ struct LeakAuditTests {
         withExtendedLifetime(holder) {}
     }
 
+    /// The same table through a real `sink` whose closures capture a token of their own, and
+    /// through `assign(to:on:)`: once the stream has ended (finished, failed, or cancelled through
+    /// the cancellable), nothing the user handed in is kept, although the cancellable is still
+    /// held, as it is in a view model's `Set<AnyCancellable>`.
+    @Test(arguments: entries, Ending.allCases)
+    func sinkAndAssignKeepNothingOnceTheStreamHasEnded(_ entry: Entry, _ ending: Ending) {
+        if ending == .fail && !entry.canFail { return }
+        let queue = entry.queue ?? DispatchQueue(label: "unused")
+        weak var weakToken: CaptureToken?
+        weak var weakSinkToken: CaptureToken?
+        weak var weakTarget: Target?
+        var cancellables: [AnyCancellable] = []
+        do {
+            let a = Source(), b = Source(), token = CaptureToken(), sinkToken = CaptureToken(), target = Target()
+            weakToken = token; weakSinkToken = sinkToken; weakTarget = target
+            let pipe = entry.build(a, b, token, queue)
+            cancellables.append(pipe.sink(receiveCompletion: { _ in _ = sinkToken }, receiveValue: { _ in _ = sinkToken }))
+            cancellables.append(pipe.replaceError(with: 0).assign(to: \.value, on: target))
+            queue.sync {}
+            a.send(1)
+            b.send(2)
+            a.send(3)
+            queue.sync {}
+            switch ending {
+            case .cancel:
+                cancellables.forEach { $0.cancel() }
+            case .finish:
+                a.send(completion: .finished)
+                b.send(completion: .finished)
+            case .fail:
+                a.send(completion: .failure(StressError()))
+                b.send(completion: .failure(StressError()))
+            }
+            queue.sync {}
+        }
+        let end = Date().addingTimeInterval(entry.queue == nil ? 0 : 2)
+        while (weakToken != nil || weakSinkToken != nil || weakTarget != nil) && Date() < end { usleep(1_000); queue.sync {} }
+        #expect(weakSinkToken == nil, "\(entry.name) after \(ending): the sink kept its closures")
+        #expect(weakTarget == nil, "\(entry.name) after \(ending): assign(to:on:) kept its object")
+        #expect(weakToken == nil, "\(entry.name) after \(ending): an operator kept the closures it was given")
+        withExtendedLifetime(cancellables) {}
+    }
+
     final class Target: @unchecked Sendable {
         var value = 0
         @Published var published = 0
@@ -227,3 +270,88 @@ struct NullStream: TextOutputStream {
 
 /// Turns a `Never` output into any type (for publishers that never emit).
 func absurd<T>(_ never: Never) -> T {}
+
+/// The view model of every Combine tutorial keeps its pipelines in its own set of cancellables,
+/// with closures that capture `self`. Once a pipeline's stream is over the view model must be
+/// freed, although the cancellable is still in its set: Apple's `Sink` and `Assign` let go of
+/// what they were given when the stream ends.
+@Suite("View models that own their pipelines")
+struct ViewModelLifetimeTests {
+    struct Failure: Error {}
+
+    final class ViewModel {
+        var bag = Set<AnyCancellable>()
+        var value = 0
+        var failed = false
+        var sink: Subscribers.Sink<Int, Never>?
+        let subject = PassthroughSubject<Int, Failure>()
+    }
+
+    struct Shape: CustomTestStringConvertible, Sendable {
+        let name: String
+        /// Starts the pipeline, then ends its stream.
+        let run: @Sendable (ViewModel) -> Void
+        var testDescription: String { name }
+    }
+
+    static let shapes: [Shape] = [
+        Shape(name: "Just") { vm in Just(42).sink { vm.value = $0 }.store(in: &vm.bag) },
+        Shape(name: "a sequence") { vm in [1, 2, 3].publisher.sink { vm.value = $0 }.store(in: &vm.bag) },
+        Shape(name: "Fail") { vm in
+            Fail<Int, Failure>(error: Failure())
+                .sink(receiveCompletion: { _ in vm.failed = true }, receiveValue: { vm.value = $0 }).store(in: &vm.bag)
+        },
+        Shape(name: "a subject that finishes") { vm in
+            vm.subject.sink(receiveCompletion: { _ in vm.failed = false }, receiveValue: { vm.value = $0 }).store(in: &vm.bag)
+            vm.subject.send(1)
+            vm.subject.send(completion: .finished)
+        },
+        Shape(name: "a subject that fails") { vm in
+            vm.subject.sink(receiveCompletion: { _ in vm.failed = true }, receiveValue: { vm.value = $0 }).store(in: &vm.bag)
+            vm.subject.send(completion: .failure(Failure()))
+        },
+        Shape(name: "Future") { vm in
+            Future<Int, Never> { $0(.success(7)) }.sink { vm.value = $0 }.store(in: &vm.bag)
+        },
+        Shape(name: "retry + catch") { vm in
+            Fail<Int, Failure>(error: Failure()).retry(2).catch { _ in Just(0) }
+                .sink { vm.value = $0 }.store(in: &vm.bag)
+        },
+        Shape(name: "handleEvents") { vm in
+            Just(1).handleEvents(receiveOutput: { vm.value = $0 }, receiveCompletion: { _ in vm.failed = false })
+                .sink { vm.value = $0 }.store(in: &vm.bag)
+        },
+        Shape(name: "flatMap") { vm in
+            Just(1).flatMap { value in Just(value * 2).map { $0 + vm.value } }.sink { vm.value = $0 }.store(in: &vm.bag)
+        },
+        Shape(name: "a cancelled sink") { vm in
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.sink { vm.value = $0 }
+            cancellable.store(in: &vm.bag)
+            subject.send(1)
+            cancellable.cancel()
+        },
+        Shape(name: "assign(to:on: self)") { vm in Just(5).assign(to: \.value, on: vm).store(in: &vm.bag) },
+        Shape(name: "a Sink the view model keeps") { vm in
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in vm.failed = false }, receiveValue: { vm.value = $0 })
+            vm.sink = sink
+            Just(3).subscribe(sink)
+        },
+        Shape(name: "an erased Result.Publisher, mapped") { vm in
+            Result<Int, Failure>.Publisher(.success(4)).map { $0 + 1 }.eraseToAnyPublisher()
+                .sink(receiveCompletion: { _ in vm.failed = false }, receiveValue: { vm.value = $0 }).store(in: &vm.bag)
+        },
+    ]
+
+    @Test(arguments: shapes)
+    func theViewModelIsFreedOnceItsStreamHasEnded(_ shape: Shape) {
+        weak var weakModel: ViewModel?
+        do {
+            let model = ViewModel()
+            weakModel = model
+            shape.run(model)
+            #expect(model.bag.count + (model.sink == nil ? 0 : 1) == 1, "the cancellable is still held")
+        }
+        #expect(weakModel == nil, "\(shape.name): the view model was kept alive by its own finished pipeline")
+    }
+}

@@ -6,7 +6,8 @@
 /// is erased.
 ///
 /// The erased subscriber keeps the wrapped one's ``combineIdentifier``, `description`, mirror and
-/// playground description, so debugging output names the real subscriber.
+/// playground description, so debugging output names the real subscriber. One built from closures
+/// describes itself as `"Anonymous AnySubscriber"`, and its mirror is that string's.
 @frozen
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
@@ -19,31 +20,27 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// The identifier of the wrapped subscriber (or a fresh one for closure-built subscribers).
     public let combineIdentifier: CombineIdentifier
 
-    /// Holds the three event closures plus the debugging thunks in one allocation.
+    /// Holds the three event closures and, for the debugging output, the wrapped subscriber.
     @usableFromInline
     internal final class Box {
         @usableFromInline let receiveSubscription: (any Subscription) -> Void
         @usableFromInline let receiveValue: (Input) -> Subscribers.Demand
         @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-        @usableFromInline let describe: () -> String
-        @usableFromInline let reflect: (() -> Mirror)?
-        @usableFromInline let playground: (() -> Any)?
+        /// The wrapped subscriber, whose description and mirror the erasure shows; `nil` for one
+        /// built from closures.
+        @usableFromInline let wrapped: Any?
 
         @inlinable
         init(
             receiveSubscription: @escaping (any Subscription) -> Void,
             receiveValue: @escaping (Input) -> Subscribers.Demand,
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-            describe: @escaping () -> String,
-            reflect: (() -> Mirror)?,
-            playground: (() -> Any)?
+            wrapped: Any?
         ) {
             self.receiveSubscription = receiveSubscription
             self.receiveValue = receiveValue
             self.receiveCompletion = receiveCompletion
-            self.describe = describe
-            self.reflect = reflect
-            self.playground = playground
+            self.wrapped = wrapped
         }
     }
 
@@ -59,14 +56,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             receiveSubscription: { s.receive(subscription: $0) },
             receiveValue: { s.receive($0) },
             receiveCompletion: { s.receive(completion: $0) },
-            describe: {
-                if let described = s as? any CustomStringConvertible { return described.description }
-                return String(describing: S.self)
-            },
-            reflect: (s as? any CustomReflectable).map { reflectable in { reflectable.customMirror } },
-            playground: (s as? any CustomPlaygroundDisplayConvertible).map { convertible in
-                { convertible.playgroundDescription }
-            }
+            wrapped: s
         )
     }
 
@@ -98,9 +88,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             receiveSubscription: onSubscription,
             receiveValue: onValue,
             receiveCompletion: onCompletion,
-            describe: { "Anonymous AnySubscriber" },
-            reflect: nil,
-            playground: nil
+            wrapped: nil
         )
     }
 
@@ -122,18 +110,22 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         box.receiveCompletion(completion)
     }
 
-    /// The wrapped subscriber's description, or `"Anonymous AnySubscriber"` for closures.
+    /// The wrapped subscriber's description (its type's name when it has none), or
+    /// `"Anonymous AnySubscriber"` for closures.
     public var description: String {
-        box.describe()
+        guard let wrapped = box.wrapped else { return "Anonymous AnySubscriber" }
+        if let described = wrapped as? any CustomStringConvertible { return described.description }
+        return String(describing: type(of: wrapped))
     }
 
-    /// The wrapped subscriber's mirror when it provides one; otherwise an empty mirror.
+    /// The wrapped subscriber's mirror, as `Mirror(reflecting:)` makes it (its custom mirror, or
+    /// its stored properties); for closures, the mirror of ``description``.
     public var customMirror: Mirror {
-        box.reflect?() ?? Mirror(self, children: [:])
+        Mirror(reflecting: box.wrapped ?? description)
     }
 
     /// The wrapped subscriber's playground description, or its `description`.
     public var playgroundDescription: Any {
-        box.playground?() ?? description
+        (box.wrapped as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
     }
 }

@@ -55,10 +55,12 @@ extension Subscribers {
             }
         }
 
-        /// Writes `value` into the property, unless completed or cancelled.
+        /// Writes `value` into the property while subscribed. A value that arrives before the
+        /// subscription (an upstream breaking the contract) is ignored, as Apple's `Assign` does,
+        /// and so is one after completion or cancel.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if let object = state.withLock({ $0.object }) {
+            if let object = state.withLock({ $0.status.isSubscribed ? $0.object : nil }) {
                 object[keyPath: keyPath] = value
             }
             return .none
@@ -90,13 +92,14 @@ extension Subscribers {
         /// `"Assign <Root>."`, naming the object's type.
         public var description: String { "Assign \(Root.self)." }
 
-        /// Shows the object, the key path and the upstream subscription.
+        /// Shows the object, the key path and where the subscriber stands with its upstream
+        /// (`status`: awaiting a subscription, subscribed to one, or terminal), as Apple's does.
         public var customMirror: Mirror {
-            let (object, subscription) = state.withLock { ($0.object, $0.status.subscription) }
+            let (object, status) = state.withLock { ($0.object, $0.status) }
             return Mirror(self, children: [
                 "object": object as Any,
                 "keyPath": keyPath,
-                "upstreamSubscription": subscription as Any,
+                "status": status,
             ])
         }
 

@@ -51,4 +51,32 @@ struct AnySubscriberTests {
         #expect(values == [1, 2, 3])
         _ = cancellable
     }
+
+    /// Wrapping a subscriber, the erasure's mirror is the subscriber's own, as `Mirror(reflecting:)`
+    /// makes it: its stored properties when it has no custom mirror.
+    @Test func mirrorOfAWrappedSubscriberIsThatSubscribers() {
+        final class Plain: Subscriber {
+            let label = "plain"
+            let count = 3
+            func receive(subscription: any Subscription) {}
+            func receive(_ input: Int) -> Subscribers.Demand { .none }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let mirror = AnySubscriber(Plain()).customMirror
+        #expect(ObjectIdentifier(mirror.subjectType) == ObjectIdentifier(Plain.self))
+        #expect(mirror.children.map(\.label) == ["label", "count"])
+        let sinkMirror = AnySubscriber(Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })).customMirror
+        #expect(ObjectIdentifier(sinkMirror.subjectType) == ObjectIdentifier(Subscribers.Sink<Int, Never>.self))
+        #expect(sinkMirror.children.isEmpty)
+    }
+
+    /// Built from closures, the erasure's mirror is that of its description string.
+    @Test func mirrorOfAClosureSubscriberIsItsDescriptionString() {
+        let mirror = AnySubscriber<Int, Never>(receiveValue: { _ in .none }).customMirror
+        #expect(ObjectIdentifier(mirror.subjectType) == ObjectIdentifier(String.self))
+        #expect(mirror.children.isEmpty)
+        var text = ""
+        dump(AnySubscriber<Int, Never>(), to: &text)
+        #expect(text.contains("Anonymous AnySubscriber"))
+    }
 }

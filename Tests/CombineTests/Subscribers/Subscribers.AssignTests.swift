@@ -84,6 +84,37 @@ struct SubscribersAssignTests {
     @Test func description() {
         let assign = Subscribers.Assign(object: Model(), keyPath: \Model.anInt)
         #expect(assign.description == "Assign Model.")
-        #expect(assign.customMirror.children.count == 3)
+        #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "status"])
+    }
+
+    /// The mirror's third child is where the subscriber stands with its upstream, as in Apple's.
+    @Test func mirrorShowsTheStatusAtEachStep() {
+        let model = Model()
+        let assign = Subscribers.Assign(object: model, keyPath: \Model.anInt)
+        func status() -> String {
+            var text = ""
+            dump(assign.customMirror.children.first { $0.label == "status" }!.value, to: &text)
+            return text
+        }
+        #expect(status().contains("awaitingSubscription"))
+        let upstream = TestUpstream<Int, Never>()
+        upstream.subscribe(assign)
+        #expect(status().contains("subscribed"))
+        upstream.send(completion: .finished)
+        #expect(status().contains("terminal"))
+        #expect(assign.customMirror.children.first { $0.label == "object" }.map { "\($0.value)" } == "nil")
+    }
+
+    /// A value before any subscription is not assigned (an upstream breaking the contract); the
+    /// subscriber asks for nothing more.
+    @Test func valueBeforeTheSubscriptionIsNotAssigned() {
+        let model = Model()
+        let assign = Subscribers.Assign(object: model, keyPath: \Model.tracked)
+        #expect(assign.receive(4) == .none)
+        #expect(model.log == [])
+        let upstream = TestUpstream<Int, Never>()
+        upstream.subscribe(assign)
+        _ = upstream.send(5)
+        #expect(model.log == [5])
     }
 }

@@ -233,5 +233,167 @@ struct SubscribersSinkTests {
         #expect(!subscriptionAliveInClosure)
         #expect(probe == nil)
     }
+
+    // MARK: letting go of the closures (§21)
+
+    private struct SinkTestError: Error {}
+
+    /// A sink whose two closures capture one token each, and weak references to both tokens.
+    private final class CapturingSink: @unchecked Sendable {
+        weak var valueToken: CaptureToken?
+        weak var completionToken: CaptureToken?
+        let sink: Subscribers.Sink<Int, SinkTestError>
+        init() {
+            let value = CaptureToken(), completion = CaptureToken()
+            valueToken = value
+            completionToken = completion
+            sink = Subscribers.Sink(
+                receiveCompletion: { _ in _ = completion },
+                receiveValue: { _ in _ = value }
+            )
+        }
+        var capturesReleased: Bool { valueToken == nil && completionToken == nil }
+    }
+
+    @Test(arguments: [false, true])
+    func completionReleasesBothClosures(failing: Bool) {
+        let upstream = TestUpstream<Int, SinkTestError>()
+        let probe = CapturingSink()
+        upstream.subscribe(probe.sink)
+        _ = upstream.send(1)
+        #expect(!probe.capturesReleased)
+        upstream.send(completion: failing ? .failure(SinkTestError()) : .finished)
+        #expect(probe.capturesReleased)
+    }
+
+    @Test func completionBeforeAnySubscriptionReleasesBothClosures() {
+        let probe = CapturingSink()
+        var completed = false
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in completed = true }, receiveValue: { _ in })
+        sink.receive(completion: .finished)
+        #expect(completed)
+        probe.sink.receive(completion: .finished)
+        #expect(probe.capturesReleased)
+    }
+
+    @Test func cancelOnceSubscribedReleasesBothClosures() {
+        let upstream = TestUpstream<Int, SinkTestError>()
+        let probe = CapturingSink()
+        upstream.subscribe(probe.sink)
+        probe.sink.cancel()
+        #expect(upstream.isCancelled)
+        #expect(probe.capturesReleased)
+    }
+
+    @Test func cancelBeforeTheSubscriptionKeepsTheClosuresForALaterOne() {
+        let probe = CapturingSink()
+        probe.sink.cancel()
+        #expect(!probe.capturesReleased)
+        var values: [Int] = []
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        sink.cancel()
+        let upstream = TestUpstream<Int, Never>()
+        upstream.subscribe(sink)
+        upstream.send(7)
+        #expect(upstream.calls == [.request(.unlimited)])
+        #expect(values == [7])
+    }
+
+    @Test func publicClosuresAreTheUsersUntilTheEndThenDoNothing() {
+        var seen: [Int] = []
+        var completions = 0
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { _ in completions += 1 },
+            receiveValue: { seen.append($0) }
+        )
+        sink.receiveValue(1)
+        sink.receiveCompletion(.finished)
+        #expect(seen == [1] && completions == 1)
+        Just(2).subscribe(sink)
+        #expect(seen == [1, 2] && completions == 2)
+        sink.receiveValue(3)
+        sink.receiveCompletion(.finished)
+        #expect(seen == [1, 2] && completions == 2, "after the end the properties are no-op closures")
+    }
+
+    /// A cancel from inside the value closure must not free that closure while it runs: what it
+    /// captured is still usable after the cancel, and released once the call has returned.
+    @Test func cancelFromInsideTheValueClosureReleasesAfterItReturns() {
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakToken: CaptureToken?
+        var readAfterCancel: [Int] = []
+        var sink: Subscribers.Sink<Int, Never>?
+        do {
+            let token = CaptureToken()
+            weakToken = token
+            final class Slot { var value: Subscribers.Sink<Int, Never>? }
+            let box = Slot()
+            let made = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { value in
+                box.value?.cancel()
+                // Still running the closure: its context, and the token, must be alive.
+                readAfterCancel.append(ObjectIdentifier(token).hashValue == 0 ? -1 : value)
+            })
+            box.value = made
+            sink = made
+        }
+        upstream.subscribe(sink!)
+        #expect(weakToken != nil)
+        upstream.send(5)
+        #expect(readAfterCancel == [5])
+        #expect(upstream.isCancelled)
+        #expect(weakToken == nil)
+        upstream.send(6)
+        #expect(readAfterCancel == [5])
+        withExtendedLifetime(sink) {}
+    }
+
+    /// A completion delivered from inside the value closure (a re-entrant upstream) runs the
+    /// completion closure at once; the closures are released when the value call returns.
+    @Test func completionFromInsideTheValueClosureReleasesAfterTheValueCall() {
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakToken: CaptureToken?
+        var log: [String] = []
+        let sink: Subscribers.Sink<Int, Never>
+        do {
+            let token = CaptureToken()
+            weakToken = token
+            sink = Subscribers.Sink(
+                receiveCompletion: { _ in log.append("finished") },
+                receiveValue: { value in
+                    upstream.send(completion: .finished)
+                    log.append("value \(value), token \(ObjectIdentifier(token) == ObjectIdentifier(token))")
+                }
+            )
+        }
+        upstream.subscribe(sink)
+        upstream.send(1)
+        #expect(log == ["finished", "value 1, token true"])
+        #expect(weakToken == nil)
+    }
+
+    /// Values on one thread, a cancel on another: the value closure never runs after its
+    /// captures are gone, the captures are released exactly once, by whoever is last.
+    @Test func cancelRacingValuesReleasesTheClosuresOnceNobodyIsInThem() {
+        for _ in 0..<500 {
+            let upstream = TestUpstream<Int, Never>()
+            weak var weakToken: CaptureToken?
+            let delivered = Locked(0)
+            let sink: Subscribers.Sink<Int, Never>
+            do {
+                let token = CaptureToken()
+                weakToken = token
+                sink = Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { _ in
+                    withExtendedLifetime(token) { delivered.withLock { $0 += 1 } }
+                })
+            }
+            upstream.subscribe(sink)
+            let unsafeSink = UncheckedBox(sink)
+            let unsafeUpstream = UncheckedBox(upstream)
+            Self.race({ for value in 0..<50 { _ = unsafeUpstream.value.send(value) } }, { unsafeSink.value.cancel() })
+            #expect(weakToken == nil)
+            #expect(delivered.withLock { $0 } <= 50)
+            if weakToken != nil { break }
+        }
+    }
 }
 
