@@ -134,8 +134,9 @@ extension Subscribers {
         }
 
         /// Passes the first completion to the completion closure, then releases the subscription
-        /// and both closures.
-        @inlinable
+        /// and both closures. Once per stream, so kept out of its callers (specialised all the
+        /// same), which keeps `sink(…)` small enough to be inlined where it is called.
+        @inlinable @inline(never)
         public func receive(completion: Subscribers.Completion<Failure>) {
             // Counted as a reader first, so that nobody releases the closure during the call.
             state.wrappingAdd(SinkPhase.reader, ordering: .acquiring)
@@ -180,9 +181,19 @@ extension Subscribers {
         }
 
         /// Moves the phase from `from` to `to`, keeping the reader count; `nil` when the phase was
-        /// not `from`. Returns the phase it left.
+        /// not `from`. Returns the phase it left. One compare-and-exchange when nobody reads the
+        /// closures at that moment, as is usual; the loop that keeps a count is a call away.
         @inlinable
         func transition(from: UInt, to: UInt) -> UInt? {
+            if state.compareExchange(expected: from, desired: to, ordering: .acquiringAndReleasing).exchanged {
+                return from
+            }
+            return transitionKeepingReaders(from: from, to: to)
+        }
+
+        /// ``transition(from:to:)`` when the word holds more than the phase.
+        @inlinable @inline(never)
+        func transitionKeepingReaders(from: UInt, to: UInt) -> UInt? {
             var current = state.load(ordering: .relaxed)
             while current & SinkPhase.mask == from {
                 let (exchanged, original) = state.compareExchange(
@@ -335,19 +346,23 @@ enum SinkPhase {
 /// closure that never changes: a `var` read before a call is copied (a retain and a release of
 /// the closure's context per value, about 15 instructions and two atomic operations more per
 /// value). They change exactly once, here, when the reader count in the sink's state word says
-/// that nobody is in them and the phase says that nobody will call them again, by overwriting
-/// them in place with closures that do nothing. The old closures are destroyed after the
-/// overwrite, so what their captures' `deinit`s do cannot reach a half-updated sink.
+/// that nobody is in them and the phase says that nobody will call or read them again: each
+/// closure's context, the object that holds what it captured, is taken out (left `nil`) and
+/// released. Its function pointer stays, never to be called: every call and every read of the
+/// public properties checks the phase first, and destroying a closure whose context is `nil`
+/// (when the sink itself goes) releases nothing. No closure is made and nothing generic runs, so
+/// this costs two loads, two stores and the releases.
 ///
-/// The two closures are the first stored properties of `Sink`, which has no superclass, so they
-/// sit right after the object's header (two words) whatever the sink's generic arguments are;
-/// a debug build checks that against the runtime's field metadata.
+/// A closure value is two words, its function and its context (Swift's layout for thick
+/// functions). The two closures are the first stored properties of `Sink`, which has no
+/// superclass, so they sit right after the object's header (two words) whatever the sink's
+/// generic arguments are; a debug build checks that against the runtime's field metadata.
 @usableFromInline
 enum SinkHandlers {
     /// Releases `sink`'s closures if nobody has taken that on yet: called by the last reader out
     /// of a terminal sink, which may find that another reader came in meanwhile (that one then
     /// releases them when it leaves) or that they were released already.
-    @usableFromInline
+    @inlinable @inline(never)
     static func releaseIfUnclaimed<Input, Failure: Error>(_ sink: Subscribers.Sink<Input, Failure>) {
         let claimed = sink.state.compareExchange(
             expected: SinkPhase.terminal, desired: SinkPhase.terminal | SinkPhase.released, ordering: .acquiringAndReleasing
@@ -355,35 +370,37 @@ enum SinkHandlers {
         if claimed { release(sink) }
     }
 
-    /// Replaces `sink`'s closures with closures that do nothing and destroys the old ones; only
-    /// for whoever set `released`.
+    /// Takes the contexts out of `sink`'s two closures and releases them; only for whoever set
+    /// `released`.
     @usableFromInline
-    static func release<Input, Failure: Error>(_ sink: Subscribers.Sink<Input, Failure>) {
+    static func release(_ sink: AnyObject) {
         assert(layoutIsAsExpected, "Subscribers.Sink: its closures are no longer its first stored properties")
-        let base = Unmanaged.passUnretained(sink).toOpaque() + headerSize
-        let value = base.assumingMemoryBound(to: ((Input) -> Void).self)
-        let completion = (base + MemoryLayout<(Input) -> Void>.stride)
-            .assumingMemoryBound(to: ((Subscribers.Completion<Failure>) -> Void).self)
-        let oldValue = value.move()
-        value.initialize(to: { _ in })
-        let oldCompletion = completion.move()
-        completion.initialize(to: { _ in })
-        withExtendedLifetime((oldValue, oldCompletion)) {}
+        let word = MemoryLayout<UnsafeRawPointer>.size
+        let object = Unmanaged.passUnretained(sink).toOpaque()
+        // Header (two words), then the value closure (function, context), then the completion
+        // closure (function, context).
+        let valueContext = (object + 3 * word).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let completionContext = (object + 5 * word).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let taken = (valueContext.pointee, completionContext.pointee)
+        valueContext.pointee = nil
+        completionContext.pointee = nil
+        // Released after both are gone from the sink: a capture's `deinit` may reach the sink.
+        if let context = taken.0 { Unmanaged<AnyObject>.fromOpaque(context).release() }
+        if let context = taken.1 { Unmanaged<AnyObject>.fromOpaque(context).release() }
     }
-
-    /// The size of an object's header: its metadata pointer and its reference counts.
-    static let headerSize = 2 * MemoryLayout<UnsafeRawPointer>.size
 
     /// Whether the runtime's field metadata puts the closures where ``release(_:)`` writes.
     static let layoutIsAsExpected: Bool = {
+        let header = 2 * MemoryLayout<UnsafeRawPointer>.size
         var offsets: [String: Int] = [:]
         _forEachField(of: Subscribers.Sink<Int, Never>.self, options: _EachFieldOptions(rawValue: 1 << 0 | 1 << 1)) {
             name, offset, _, _ in
             offsets[String(cString: name)] = offset
             return true
         }
-        return offsets["valueHandler"] == headerSize
-            && offsets["completionHandler"] == headerSize + MemoryLayout<(Int) -> Void>.stride
+        return offsets["valueHandler"] == header
+            && offsets["completionHandler"] == header + MemoryLayout<(Int) -> Void>.size
+            && MemoryLayout<(Int) -> Void>.size == 2 * MemoryLayout<UnsafeRawPointer>.size
     }()
 }
 
