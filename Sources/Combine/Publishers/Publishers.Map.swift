@@ -114,6 +114,25 @@ extension Publishers.Map {
 extension Publishers.Map.Inner: ReleasesSubscriptionWhenDone where Downstream: ReleasesSubscriptionWhenDone {}
 
 extension Publishers.TryMap {
+    /// A plain map after a throwing one joins it: the result is still one `TryMap` over the same
+    /// upstream, as on Apple's platforms, so the chain keeps a single stage (and a single
+    /// subscription object) however many maps follow.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Two throwing maps join into one `TryMap`: whichever closure throws first ends the stream
+    /// with its error, exactly as the two stages in a row would.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}
+
+extension Publishers.TryMap {
     /// The `tryMap` stage. As Apple's, it does not gate values: they are transformed and passed
     /// on whatever came before (a cancel, a completion, or ahead of the subscription), except
     /// after its own failure, when the transform threw. A cancel before the subscription arrives does nothing.

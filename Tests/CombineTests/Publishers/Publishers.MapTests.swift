@@ -47,6 +47,72 @@ struct PublishersMapTests {
         #expect(values == [6])
     }
 
+    @Test func mapAfterTryMapFusesIntoOneTryMapOverTheSameUpstream() {
+        let up = SingleOp.Upstream()
+        let fused: Publishers.TryMap<SingleOp.Upstream, String> = up.tryMap { $0 + 1 }.map { "\($0)" }
+        #expect(fused.upstream === up)
+        // Without a type annotation the fused overload is still the one chosen, as with Apple's.
+        let inferred = up.tryMap { $0 }.map { $0 * 2 }
+        #expect(type(of: inferred) == Publishers.TryMap<SingleOp.Upstream, Int>.self)
+        // Any number of maps and throwing maps after a map stay one stage.
+        let chained: Publishers.TryMap<SingleOp.Upstream, String> =
+            up.map { $0 + 1 }.tryMap { $0 * 2 }.map { $0 - 1 }.tryMap { "\($0)" }
+        #expect(chained.upstream === up)
+    }
+
+    @Test func fusedTryMapThenMapDeliversThroughOneStage() {
+        var mapped: [Int] = []
+        let (up, sub) = SingleOp.attach({ upstream in
+            upstream
+                .tryMap { v -> Int in if v == 3 { throw E.boom }; return v * 10 }
+                .map { v -> String in mapped.append(v); return "#\(v)" }
+        })
+        up.send(1)
+        up.send(2)
+        up.send(3)
+        up.send(4)
+        up.send(completion: .finished)
+        // One TryMap between the upstream and the subscriber: no Map subscription in between.
+        #expect(SingleOp.events(sub) == ["subscription(TryMap)", "value(#10)", "value(#20)", "failure(boom)"])
+        #expect(SingleOp.calls(up) == ["request(unlimited)", "cancel"])
+        // The plain map never saw the value the throwing one rejected.
+        #expect(mapped == [10, 20])
+    }
+
+    @Test func fusedTryMapsFailWithWhicheverClosureThrowsFirst() {
+        var secondSaw: [Int] = []
+        let (up, sub) = SingleOp.attach({ upstream -> Publishers.TryMap<SingleOp.Upstream, Int> in
+            upstream
+                .tryMap { v -> Int in if v == 0 { throw E.other }; return v }
+                .tryMap { v -> Int in secondSaw.append(v); if v == 2 { throw E.boom }; return -v }
+        })
+        up.send(1)
+        up.send(2)
+        up.send(5)
+        #expect(SingleOp.events(sub) == ["subscription(TryMap)", "value(-1)", "failure(boom)"])
+        #expect(secondSaw == [1, 2])
+
+        let (first, firstSub) = SingleOp.attach({ upstream in
+            upstream
+                .tryMap { v -> Int in if v == 0 { throw E.other }; return v }
+                .tryMap { v -> Int in secondSaw.append(v); return v }
+        })
+        secondSaw = []
+        first.send(0)
+        #expect(SingleOp.events(firstSub) == ["subscription(TryMap)", "failure(other)"])
+        #expect(secondSaw.isEmpty)
+        #expect(SingleOp.calls(first) == ["request(unlimited)", "cancel"])
+    }
+
+    @Test func fusedTryMapPassesUpstreamFailureAndDemandThrough() {
+        let (up, sub) = SingleOp.attach({ $0.tryMap { $0 }.map { $0 + 1 } }, demand: .max(2), after: { _ in .max(1) })
+        #expect(up.send(1) == .max(1))
+        sub.request(.max(3))
+        up.send(completion: .failure(.other))
+        #expect(SingleOp.events(sub) == ["subscription(TryMap)", "value(2)", "failure(other)"])
+        #expect(SingleOp.calls(up) == ["request(max(2))", "request(max(3))"])
+    }
+
     @Test func tryMapWrapsSubscriptionAndFailsOnThrow() {
         let (up, sub) = SingleOp.attach({ $0.tryMap { v -> Int in if v == 2 { throw E.boom }; return v } })
         up.send(1)
