@@ -1,9 +1,8 @@
-/// The marble demos print their event log with virtual times (the books give no console text
-/// for them; the charts `--marbles` adds are checked in MarbleChartTests).
+/// The catalogue's own marble demos of the time operators (no book prints them): their event
+/// logs on virtual time. The charts `--marbles` adds are checked in MarbleChartTests.
 extension ExpectedOutput {
-    static let marbles: [String: String] = [
-        "marbles-merge": """
-            ——— Example of: merge ———
+    static let marbleDemos: [Expected] = [
+        .notPrinted("marbles-merge", prints: """
             +0.1s  first   a
             +0.1s  output  a
             +0.2s  second  b
@@ -18,9 +17,8 @@ extension ExpectedOutput {
             +1.1s  second  finished
             +1.1s  output  finished
 
-            """,
-        "marbles-switch-to-latest": """
-            ——— Example of: switchToLatest ———
+            """),
+        .notPrinted("marbles-switch-to-latest", prints: """
             +0.0s  inner 0  a
             +0.1s  outer    0
             +0.1s  inner 1  p
@@ -44,9 +42,8 @@ extension ExpectedOutput {
             +1.3s  outer    finished
             +1.3s  output   finished
 
-            """,
-        "marbles-collect-by-time": """
-            ——— Example of: collect(.byTime) ———
+            """),
+        .notPrinted("marbles-collect-by-time", prints: """
             +0.1s  input   a
             +0.3s  input   b
             +0.5s  input   c
@@ -58,9 +55,8 @@ extension ExpectedOutput {
             +1.5s  output  e
             +1.5s  output  finished
 
-            """,
-        "marbles-debounce": """
-            ——— Example of: debounce ———
+            """),
+        .notPrinted("marbles-debounce", prints: """
             +0.1s  input   a
             +0.3s  input   b
             +0.5s  input   c
@@ -71,9 +67,8 @@ extension ExpectedOutput {
             +2.0s  input   finished
             +2.0s  output  finished
 
-            """,
-        "marbles-delay": """
-            ——— Example of: delay ———
+            """),
+        .notPrinted("marbles-delay", prints: """
             +0.1s  input   a
             +0.3s  output  a
             +0.4s  input   b
@@ -83,9 +78,8 @@ extension ExpectedOutput {
             +1.0s  input   finished
             +1.2s  output  finished
 
-            """,
-        "marbles-throttle": """
-            ——— Example of: throttle ———
+            """),
+        .notPrinted("marbles-throttle", prints: """
             +0.1s  input   a
             +0.1s  output  a
             +0.2s  input   b
@@ -99,9 +93,8 @@ extension ExpectedOutput {
             +1.8s  input   finished
             +1.8s  output  finished
 
-            """,
-        "marbles-timeout": """
-            ——— Example of: timeout ———
+            """),
+        .notPrinted("marbles-timeout", prints: """
             +0.1s  input   a
             +0.1s  output  a
             +0.4s  input   b
@@ -110,9 +103,8 @@ extension ExpectedOutput {
             +1.3s  input   c
             +1.4s  input   finished
 
-            """,
-        "marbles-timer": """
-            ——— Example of: Timer counter ———
+            """),
+        .notPrinted("marbles-timer", prints: """
             +1.0s  timer   t
             +1.0s  output  1
             +2.0s  timer   t
@@ -122,6 +114,6 @@ extension ExpectedOutput {
             +3.0s  output  finished
             +3.0s  timer   finished
 
-            """,
+            """),
     ]
 }
