@@ -46,7 +46,8 @@ let usage = """
       examples list [WORD]   list the examples: slug, mark, title, [book, section]; with words,
                              the examples `examples WORD...` would run
       --marbles              after each example about time, draw its own inputs and output as
-                             marble diagrams recorded on virtual time
+                             marble diagrams recorded on virtual time; alone, run every example
+                             that draws them
 
     An example whose output differs from its book's text says so in a note after its output
     (marked ≠ in the list); one whose book prints no output is marked ∅.
