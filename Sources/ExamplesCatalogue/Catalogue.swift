@@ -1,13 +1,16 @@
 /// The catalogue of the source books' examples, in book order.
 ///
 /// Each source file contributes one or more groups (`extension Catalogue { static var … }`).
-/// ``groups`` decides which groups are built: examples whose operators have not landed in
-/// `Combine` yet wait in `Pending/`, which the package excludes from the build. ``bookOrder``
-/// fixes the listing order, whatever group an example currently sits in.
+/// To add examples: write them in a file of their own as a group (`static var myGroup:
+/// [Example] { [...] }`), add the group to ``groups``, and their slugs to the book's list in
+/// ``bookOrder`` where the book has them. Each example says how its output stands to the book's
+/// (`book: .same`, `.differs("why")` or `.notPrinted`), and the book's text or the expected
+/// output goes into the tests' list for that book (`Tests/ExamplesTests/ExpectedOutput+*.swift`).
 public enum Catalogue {
     /// Every built example, in book order.
     public static var all: [Example] {
-        let position = Dictionary(uniqueKeysWithValues: bookOrder.enumerated().map { ($1, $0) })
+        // A slug listed twice keeps its first place; CatalogueTests reports the duplicate.
+        let position = Dictionary(bookOrder.enumerated().map { ($1, $0) }) { first, _ in first }
         return groups.flatMap { $0 }.sorted {
             (position[$0.slug] ?? .max, $0.slug) < (position[$1.slug] ?? .max, $1.slug)
         }
@@ -18,31 +21,24 @@ public enum Catalogue {
         all.first { $0.slug == slug }
     }
 
-    /// The examples a command-line word stands for: the example whose slug is `word`, or, if
-    /// there is none, every example that ``Example/matches(_:)`` it (by operator, book or title),
-    /// in book order. Empty when nothing matches.
-    public static func examples(matching word: String) -> [Example] {
+    /// What command-line words stand for, the one rule of both `examples WORD...` and
+    /// `examples list WORD...`: a word that is an example's slug stands for that example; any
+    /// other word for every example that ``Example/matches(_:)`` it (by operator, book or title),
+    /// in book order. The result follows the order of the words, without repeats; `unmatched`
+    /// holds the words that stand for nothing.
+    public static func examples(matching words: [String]) -> (examples: [Example], unmatched: [String]) {
         let everything = all
-        if let exact = everything.first(where: { $0.slug == word }) { return [exact] }
-        return everything.filter { $0.matches(word) }
-    }
-
-    /// The marble diagrams drawn for an example by `examples NAME --marbles`, if it has any.
-    public static func marbleChart(for slug: String) -> MarbleChart? {
-        marbleCharts[slug]?()
-    }
-
-    /// The marble diagrams for `example`: its own, or else those of the marble demo of the time
-    /// operator it is about (an example titled `debounce`, or listing `debounce` first among its
-    /// operators, gets the `marbles-debounce` chart), with the slug of the example drawn.
-    public static func marbleChart(for example: Example) -> (slug: String, chart: MarbleChart)? {
-        if let own = marbleChart(for: example.slug) { return (example.slug, own) }
-        for topic in [example.title] + example.operators.prefix(1) {
-            if let slug = marbleDemoByTopic[topic.lowercased()], let chart = marbleChart(for: slug) {
-                return (slug, chart)
+        var found: [Example] = []
+        var unmatched: [String] = []
+        for word in words {
+            let matching = everything.first(where: { $0.slug == word }).map { [$0] }
+                ?? everything.filter { $0.matches(word) }
+            if matching.isEmpty { unmatched.append(word) }
+            for example in matching where !found.contains(where: { $0.slug == example.slug }) {
+                found.append(example)
             }
         }
-        return nil
+        return (found, unmatched)
     }
 
     static var groups: [[Example]] {

@@ -23,12 +23,26 @@ public final class ExampleIO: @unchecked Sendable {
     public var isFinished: Bool { lock.withLock { finished } }
     private var finished = false
     private var onFinish: [() -> Void] = []
+    /// Whether the last text written ended a line (or nothing was written yet).
+    private var atLineStart = true
+    /// The inputs and output the example marks for its marble chart.
+    public let marbles: MarbleRecorder
 
-    /// Creates an IO that hands every write to `write`.
-    public init(now: @escaping () -> Date = Date.init, write: @escaping (String) -> Void) {
+    /// Creates an IO that hands every write to `write`. `virtualTime`, when given, reads the
+    /// example's virtual clock in nanoseconds since it started, for its marble chart; without
+    /// it the chart counts events instead.
+    public init(
+        now: @escaping () -> Date = Date.init,
+        virtualTime: (() -> Int)? = nil,
+        write: @escaping (String) -> Void
+    ) {
         self.sink = write
         self.now = now
+        self.marbles = MarbleRecorder(clock: virtualTime)
     }
+
+    /// Whether the text written so far ends with a newline (true before anything is written).
+    public var isAtLineStart: Bool { lock.withLock { atLineStart } }
 
     /// Prints like `Swift.print`: the items' descriptions joined by `separator`, then
     /// `terminator`.
@@ -38,7 +52,11 @@ public final class ExampleIO: @unchecked Sendable {
 
     /// Writes raw text, as a `TextOutputStream` does.
     public func write(_ string: String) {
-        lock.withLock { sink(string) }
+        lock.withLock {
+            guard !string.isEmpty else { return }
+            sink(string)
+            atLineStart = string.hasSuffix("\n")
+        }
     }
 
     /// Marks the example as done and releases its subscriptions.

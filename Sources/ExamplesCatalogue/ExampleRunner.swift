@@ -41,13 +41,25 @@ public enum ExampleRunner {
             let scheduler = TestScheduler()
             self.scheduler = scheduler
             let virtualNow = { ExampleRunner.virtualOrigin.addingTimeInterval(Double(scheduler.now.ticks) / 1e9) }
+            // The marble chart of an example on a scheduler reads the virtual clock alone; an
+            // immediate example's chart counts events instead.
+            let virtualTime: (() -> Int)? = example.usesScheduler ? { Int(scheduler.now.ticks) } : nil
             if example.timing == .asynchronous {
                 // Real work takes real time: the clock also moves with the wall clock.
                 let start = Date()
-                self.io = ExampleIO(now: { virtualNow().addingTimeInterval(Date().timeIntervalSince(start)) }, write: write)
+                self.io = ExampleIO(
+                    now: { virtualNow().addingTimeInterval(Date().timeIntervalSince(start)) },
+                    virtualTime: virtualTime,
+                    write: write
+                )
             } else {
-                self.io = ExampleIO(now: virtualNow, write: write)
+                self.io = ExampleIO(now: virtualNow, virtualTime: virtualTime, write: write)
             }
+        }
+
+        /// The marble chart of this run, if the example marked streams to draw (or drew its own).
+        public var marbleChart: MarbleChart? {
+            io.marbles.chart(title: example.title)
         }
 
         /// Runs the example's body (it prints its header and whatever it prints at once).
@@ -71,19 +83,32 @@ public enum ExampleRunner {
             while advanceVirtualTime() {}
         }
 
-        /// Ends the run: releases the example's subscriptions and drops any timer still armed.
+        /// Ends the run: releases the example's subscriptions, drops any timer still armed and
+        /// prints the example's note on how its output differs from the book's, if it has one.
         /// Returns whether the example had finished on its own.
         @discardableResult
         public func end() -> Bool {
             let finished = io.isFinished
             io.finish()
             scheduler.cancelAllScheduledActions()
+            if let note = example.noteText {
+                if !io.isAtLineStart { io.write("\n") }
+                io.write(note)
+            }
             return finished
         }
     }
 
-    /// Runs `example` to the end and returns whether it finished; its output goes to `write` as
-    /// it is printed.
+    /// What a run of one example came to.
+    public struct Outcome {
+        /// Whether the example finished on its own (an asynchronous one, before the timeout).
+        public let finished: Bool
+        /// The marble chart of the run, if the example draws one.
+        public let marbleChart: MarbleChart?
+    }
+
+    /// Runs `example` to the end and returns whether it finished, with its marble chart; its
+    /// output goes to `write` as it is printed.
     ///
     /// Immediate and scheduled examples run entirely on virtual time and return at once. An
     /// asynchronous example is waited for, up to `timeout` seconds of real time; on the main
@@ -93,7 +118,7 @@ public enum ExampleRunner {
         _ example: Example,
         timeout: TimeInterval = 30,
         write: @escaping (String) -> Void
-    ) -> Bool {
+    ) -> Outcome {
         let run = Run(example, write: write)
         run.start()
         run.runVirtualTime()
@@ -108,7 +133,7 @@ public enum ExampleRunner {
                 }
             }
         }
-        return run.end()
+        return Outcome(finished: run.end(), marbleChart: run.marbleChart)
     }
 
     /// The `async` form of ``run(_:timeout:write:)`` for tests: like the command, it runs the
@@ -118,11 +143,12 @@ public enum ExampleRunner {
     /// The checks run on the concurrency pool, which other tests running at the same time can
     /// keep busy for seconds; so once the time is up the virtual clock is run one last time, and
     /// an example whose last step was only waiting for its turn still finishes.
+    @discardableResult
     public static func run(
         _ example: Example,
         timeout: Duration = .seconds(30),
         write: @escaping (String) -> Void
-    ) async -> Bool {
+    ) async -> Outcome {
         let run = Run(example, write: write)
         DispatchQueue.main.sync {
             run.start()
@@ -137,6 +163,6 @@ public enum ExampleRunner {
             }
             DispatchQueue.main.sync { run.runVirtualTime() }
         }
-        return run.end()
+        return Outcome(finished: run.end(), marbleChart: run.marbleChart)
     }
 }

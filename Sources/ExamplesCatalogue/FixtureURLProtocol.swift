@@ -23,6 +23,11 @@ class InProcessURLProtocol: URLProtocol {
         FixtureAnswer(failure: URLError(.cannotConnectToHost))
     }
 
+    /// Extra seconds added to an answer per task of its session (`taskIdentifier`), so that
+    /// requests a session starts at the same moment are answered in the order their tasks were
+    /// made; 0 (answer at once) unless a table asks for it.
+    class var staggerPerTask: TimeInterval { 0 }
+
     /// An ephemeral session whose requests this table answers.
     class func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
@@ -43,7 +48,8 @@ class InProcessURLProtocol: URLProtocol {
 
     override func startLoading() {
         guard let url = request.url else { return }
-        let answer = Self.answer(for: url, accept: request.value(forHTTPHeaderField: "Accept"))
+        var answer = Self.answer(for: url, accept: request.value(forHTTPHeaderField: "Accept"))
+        answer.delay += Self.staggerPerTask * Double(task?.taskIdentifier ?? 0)
         guard answer.delay > 0 else { return deliver(answer, for: url) }
         let work = DispatchWorkItem { [weak self] in
             self?.deliver(answer, for: url)

@@ -15,30 +15,47 @@ extension Publisher {
 }
 
 /// The book's `TimeLogger`: a `TextOutputStream` prefixing each line with the time elapsed since
-/// it was created (`sinceOrigin: true`) or since the previous line.
+/// it was created (`sinceOrigin: true`) or since the previous line, read on the example's clock
+/// (virtual for the examples on a scheduler, real for the DispatchTimer). The book prints five
+/// decimals; `decimals` rounds real time so that every run prints the same text.
 struct TimeLogger: TextOutputStream {
     private let io: ExampleIO
     private var previous: Date
     private let sinceOrigin: Bool
+    private let decimals: Int
 
-    init(_ io: ExampleIO, sinceOrigin: Bool = false) {
+    init(_ io: ExampleIO, sinceOrigin: Bool = false, decimals: Int = 5) {
         self.io = io
         self.previous = io.now()
         self.sinceOrigin = sinceOrigin
+        self.decimals = decimals
     }
 
     mutating func write(_ string: String) {
         let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return }
         let now = io.now()
-        io.print("+\(String(format: "%.5f", now.timeIntervalSince(previous)))s: \(string)")
+        io.print("+\(String(format: "%.\(decimals)f", now.timeIntervalSince(previous)))s: \(string)")
         if !sinceOrigin { previous = now }
+    }
+}
+
+/// A `DispatchTime` shown as its distance from an origin, to the nearest second
+/// (`DispatchTime(start + 1 s)`), where its own description is the raw uptime in nanoseconds,
+/// different on every run.
+struct DispatchTimeSince: CustomStringConvertible {
+    let time: DispatchTime
+    let origin: DispatchTime
+
+    var description: String {
+        let seconds = Double(Int64(time.uptimeNanoseconds) - Int64(origin.uptimeNanoseconds)) / 1e9
+        return "DispatchTime(start + \(String(format: "%.0f", seconds)) s)"
     }
 }
 
 extension Catalogue {
     static var customPublishers: [Example] { [
-        Example("unwrap", title: "unwrap", source: "Kodeco ch. 18, publishers as extension methods", operators: ["compactMap", "unwrap"]) { io in
+        Example("unwrap", title: "unwrap", source: "Kodeco ch. 18, publishers as extension methods", book: .same, operators: ["compactMap", "unwrap"]) { io in
             let values: [Int?] = [1, 2, nil, 3, nil, 4]
 
             values.publisher
@@ -53,14 +70,16 @@ extension Catalogue {
             "dispatch-timer",
             title: "DispatchTimer",
             source: "Kodeco ch. 18, a DispatchTimer publisher (real time, 6 s)",
+            book: .differs(BookNote.dispatchTimer),
             timing: .asynchronous,
             operators: ["DispatchSourceTimer", "Subscription", "Demand"]
         ) { io in
-            var logger = TimeLogger(io, sinceOrigin: true)
+            var logger = TimeLogger(io, sinceOrigin: true, decimals: 0)
+            let start = DispatchTime.now()
             let publisher = Publishers.timer(interval: .seconds(1), times: .max(6))
             var count = 0
             publisher.sink { time in
-                print("Timer emits: \(time)", to: &logger)
+                print("Timer emits: \(DispatchTimeSince(time: time, origin: start))", to: &logger)
                 count += 1
                 if count == 6 { io.finish() }
             }
@@ -70,13 +89,15 @@ extension Catalogue {
             "dispatch-timer-cancelled",
             title: "DispatchTimer",
             source: "Kodeco ch. 18, a DispatchTimer publisher cancelled after 3.5 s (real time)",
+            book: .notPrinted(note: BookNote.dispatchTimer),
             timing: .asynchronous,
             operators: ["DispatchSourceTimer", "Subscription", "cancel"]
         ) { io in
-            var logger = TimeLogger(io, sinceOrigin: true)
+            var logger = TimeLogger(io, sinceOrigin: true, decimals: 0)
+            let start = DispatchTime.now()
             let publisher = Publishers.timer(interval: .seconds(1), times: .max(6))
             let subscription = publisher.sink { time in
-                print("Timer emits: \(time)", to: &logger)
+                print("Timer emits: \(DispatchTimeSince(time: time, origin: start))", to: &logger)
             }
             DispatchQueue.main.asyncAfter(deadline: .now() + 3.5) {
                 subscription.cancel()
@@ -88,6 +109,7 @@ extension Catalogue {
             "share-replay",
             title: "shareReplay",
             source: "Kodeco ch. 18, a ShareReplay operator",
+            book: .differs(BookNote.virtualTimeLogger),
             duration: 1,
             operators: ["shareReplay", "share", "Subscription", "Demand"],
             body: ShareReplayScenario(printUpstream: false)
@@ -97,6 +119,7 @@ extension Catalogue {
             "share-replay-print",
             title: "shareReplay",
             source: "Kodeco ch. 18, a ShareReplay operator, verified with print",
+            book: .differs(BookNote.virtualTimeLogger + " The book's listing also says 'received completion:' where its code prints 'completed:'."),
             duration: 1,
             operators: ["shareReplay", "share", "print"],
             body: ShareReplayScenario(printUpstream: true)
@@ -106,6 +129,7 @@ extension Catalogue {
             "pausable-sink",
             title: "pausableSink",
             source: "Kodeco ch. 18, a pausable sink resumed by a timer",
+            book: .same,
             duration: 3,
             operators: ["pausableSink", "Demand", "Timer"],
             body: PausableSinkScenario()
@@ -287,12 +311,13 @@ struct ShareReplayScenario: ScheduledExampleBody {
         let io = context.io
         var logger = TimeLogger(io, sinceOrigin: true)
         let subject = PassthroughSubject<Int, Never>()
+        let upstream = subject.drawn("subject", on: io)
         let publisher = printUpstream
-            ? subject.print("shareReplay", to: ExampleStream(io)).eraseToAnyPublisher().shareReplay(capacity: 2)
-            : subject.eraseToAnyPublisher().shareReplay(capacity: 2)
+            ? upstream.print("shareReplay", to: ExampleStream(io)).eraseToAnyPublisher().shareReplay(capacity: 2)
+            : upstream.eraseToAnyPublisher().shareReplay(capacity: 2)
         subject.send(0)
 
-        let subscription1 = publisher.sink(
+        let subscription1 = publisher.drawn("subscription1", on: io, isOutput: true).sink(
             receiveCompletion: {
                 print("subscription1 completed: \($0)", to: &logger)
             },
@@ -304,7 +329,7 @@ struct ShareReplayScenario: ScheduledExampleBody {
         subject.send(2)
         subject.send(3)
 
-        let subscription2 = publisher.sink(
+        let subscription2 = publisher.drawn("subscription2", on: io, isOutput: true).sink(
             receiveCompletion: {
                 print("subscription2 completed: \($0)", to: &logger)
             },
@@ -321,7 +346,7 @@ struct ShareReplayScenario: ScheduledExampleBody {
 
         context.scheduler.schedule(after: context.scheduler.now.advanced(by: .seconds(1))) {
             io.print("Subscribing to shareReplay after upstream completed")
-            subscription3 = publisher.sink(
+            subscription3 = publisher.drawn("subscription3", on: io, isOutput: true).sink(
                 receiveCompletion: {
                     print("subscription3 completed: \($0)", to: &logger)
                     io.finish()
@@ -345,6 +370,7 @@ struct PausableSinkScenario: ScheduledExampleBody {
         let io = context.io
         let subscription = [1, 2, 3, 4, 5, 6]
             .publisher
+            .drawn("received", on: io, isOutput: true)
             .pausableSink(receiveCompletion: { completion in
                 io.print("Pausable subscription completed: \(completion)")
                 io.finish()
@@ -358,6 +384,7 @@ struct PausableSinkScenario: ScheduledExampleBody {
             }
 
         context.timer(every: .seconds(1))
+            .drawn("timer", on: io) { _ in "t" }
             .sink { _ in
                 guard subscription.paused else { return }
                 io.print("Subscription is paused, resuming")

@@ -93,6 +93,7 @@ extension Catalogue {
             "joke-api-map-error",
             title: "Joke API",
             source: "Kodeco ch. 16, fallible APIs: DadJokes.Error and mapError",
+            book: .same,
             timing: .asynchronous,
             operators: ["mapError", "decode"]
         ) { io in
@@ -110,6 +111,7 @@ extension Catalogue {
             "joke-api-try-map-404",
             title: "Joke API",
             source: "Kodeco ch. 16, fallible APIs: a tryMap for the 404 body",
+            book: .same,
             timing: .asynchronous,
             operators: ["tryMap", "mapError"]
         ) { io in

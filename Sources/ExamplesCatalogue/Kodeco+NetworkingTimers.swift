@@ -21,6 +21,7 @@ extension Catalogue {
             "data-task-publisher",
             title: "dataTaskPublisher",
             source: "Kodeco ch. 9, URLSession extensions",
+            book: .notPrinted,
             timing: .asynchronous,
             operators: ["dataTaskPublisher", "URLSession"]
         ) { io in
@@ -45,6 +46,7 @@ extension Catalogue {
             "data-task-try-map-decode",
             title: "decoding with tryMap",
             source: "Kodeco ch. 9, Codable support (tryMap)",
+            book: .notPrinted,
             timing: .asynchronous,
             operators: ["tryMap", "dataTaskPublisher", "JSONDecoder"]
         ) { io in
@@ -69,6 +71,7 @@ extension Catalogue {
             "data-task-decode",
             title: "decode(type:decoder:)",
             source: "Kodeco ch. 9, Codable support (decode)",
+            book: .notPrinted,
             timing: .asynchronous,
             operators: ["decode", "map", "dataTaskPublisher"]
         ) { io in
@@ -92,6 +95,7 @@ extension Catalogue {
             "data-task-multicast",
             title: "multicast",
             source: "Kodeco ch. 9, publishing network data to multiple subscribers",
+            book: .notPrinted,
             timing: .asynchronous,
             operators: ["multicast", "connect", "dataTaskPublisher"]
         ) { io in
@@ -139,6 +143,7 @@ extension Catalogue {
             "handle-events-forgotten",
             title: "handleEvents",
             source: "Kodeco ch. 10, handleEvents: the forgotten cancellable",
+            book: .same,
             operators: ["handleEvents", "AnyCancellable"]
         ) { io in
             let request = KodecoURLProtocol.session
@@ -166,6 +171,7 @@ extension Catalogue {
             "handle-events-kept",
             title: "handleEvents",
             source: "Kodeco ch. 10, handleEvents with the subscription kept",
+            book: .same,
             timing: .asynchronous,
             operators: ["handleEvents", "dataTaskPublisher"]
         ) { io in
@@ -193,6 +199,7 @@ extension Catalogue {
             "run-loop-timer",
             title: "RunLoop timer",
             source: "Kodeco ch. 11, timers with RunLoop",
+            book: .notPrinted,
             duration: 3,
             operators: ["RunLoop", "schedule", "Timer", "Cancellable"],
             body: RunLoopTimer()
@@ -202,6 +209,10 @@ extension Catalogue {
             "timer-publisher",
             title: "Timer publisher",
             source: "Kodeco ch. 11, the Timer class",
+            book: .notPrinted(
+                note: "The book's timer keeps counting as long as the playground runs; the example "
+                    + "takes the first three counts."
+            ),
             duration: 3,
             operators: ["Timer", "autoconnect", "scan"],
             body: TimerCounter()
@@ -211,6 +222,10 @@ extension Catalogue {
             "dispatch-queue-timer",
             title: "DispatchQueue timer",
             source: "Kodeco ch. 11, timers with DispatchQueue",
+            book: .notPrinted(
+                note: "The book's timer keeps firing as long as the playground runs; the example stops "
+                    + "after three values."
+            ),
             duration: 3,
             operators: ["DispatchQueue", "schedule", "Timer", "PassthroughSubject"],
             body: DispatchQueueTimer()
@@ -220,6 +235,7 @@ extension Catalogue {
             "published-instead-of-kvo",
             title: "KVO-compliant property",
             source: "Kodeco ch. 12, your own KVO-compliant property (with @Published)",
+            book: .same,
             operators: ["Published", "KVO", "publisher(for:)"]
         ) { io in
             // The book observes `@objc dynamic var integerProperty` on an NSObject subclass with
@@ -246,6 +262,7 @@ extension Catalogue {
             "observable-object",
             title: "ObservableObject",
             source: "Kodeco ch. 12, ObservableObject",
+            book: .notPrinted,
             operators: ["ObservableObject", "objectWillChange", "Published"]
         ) { io in
             class MonitorObject: ObservableObject {
@@ -268,10 +285,11 @@ extension Catalogue {
             "share-removed",
             title: "share",
             source: "Kodeco ch. 13, the same pipeline without share()",
+            book: .same,
             timing: .asynchronous,
             operators: ["share", "print", "dataTaskPublisher"]
         ) { io in
-            let shared = KodecoURLProtocol.session
+            let shared = StaggeredKodecoURLProtocol.makeSession()
                 .dataTaskPublisher(for: URL(string: "https://www.raywenderlich.com")!)
                 .map(\.data)
                 .print("shared", to: ExampleStream(io))
@@ -301,6 +319,7 @@ extension Catalogue {
             "share-late-subscriber",
             title: "share",
             source: "Kodeco ch. 13, a second subscriber after the request completed",
+            book: .same,
             asynchronousBody: ShareLateSubscriber(),
             operators: ["share", "print", "dataTaskPublisher"]
         ),
@@ -331,6 +350,7 @@ struct RunLoopTimer: ScheduledExampleBody {
             interval: .seconds(1),
             tolerance: .milliseconds(100)
         ) {
+            io.marbles.draw("timer fired", value: "f", isOutput: true)
             io.print("Timer fired")
         }
 
@@ -348,7 +368,9 @@ struct TimerCounter: ScheduledExampleBody {
     func run<S: Scheduler>(_ context: ExampleContext<S>) {
         let io = context.io
         let subscription = context.timer(every: .seconds(1))
+            .drawn("timer", on: io) { _ in "t" }
             .scan(0) { counter, _ in counter + 1 }
+            .drawn("counter", on: io, isOutput: true)
             .sink { counter in
                 io.print("Counter is \(counter)")
                 if counter == 3 { io.finish() }
@@ -376,7 +398,7 @@ struct DispatchQueueTimer: ScheduledExampleBody {
             counter += 1
         }
 
-        let subscription = source.sink {
+        let subscription = source.drawn("source", on: io, isOutput: true).sink {
             io.print("Timer emitted \($0)")
             if $0 == 2 { io.finish() }
         }
@@ -401,18 +423,19 @@ struct ShareLateSubscriber: ScheduledExampleBody {
         let shared = KodecoURLProtocol.session
             .dataTaskPublisher(for: URL(string: "https://www.raywenderlich.com")!)
             .map(\.data)
+            .drawn("shared", on: io) { "\($0.count) bytes" }
             .print("shared", to: ExampleStream(io))
             .share()
 
         io.print("subscribing first")
 
         var subscription2: AnyCancellable? = nil
-        let subscription1 = shared.sink(
+        let subscription1 = shared.drawn("subscription1", on: io, isOutput: true) { "\($0.count) bytes" }.sink(
             receiveCompletion: { _ in
                 scheduler.schedule(after: scheduler.now.advanced(by: .seconds(5))) {
                     io.print("subscribing second")
 
-                    subscription2 = shared.sink(
+                    subscription2 = shared.drawn("subscription2", on: io, isOutput: true) { "\($0.count) bytes" }.sink(
                         receiveCompletion: { io.print("subscription2 completion \($0)"); io.finish() },
                         receiveValue: { io.print("subscription2 received: '\($0)'") }
                     )

@@ -41,6 +41,7 @@ struct RunLoopRecording: ScheduledExampleBody {
             started: { requested.signal() }
         )
         .scan(0) { counter, _ in counter + 1 }
+        .drawn("timer", on: io)
 
         let threadRecorder = RecorderSlot()
 
@@ -68,6 +69,7 @@ struct RunLoopRecording: ScheduledExampleBody {
         let recorder = ThreadRecorder(io: io, threads: ThreadNumbers(mainStandIn: mainRunLoopThread))
         mainRunLoopThread.sync {
             recorder.subscription = setupPublisher(recorder)
+                .drawn("shown", on: io, isOutput: true) { "\($0.value)" }
                 .sink { trail in
                     recorder.show(trail)
                     gate.signal()
@@ -113,11 +115,13 @@ struct TargetQueueRecording: ScheduledExampleBody {
 
         source
             .scan(0) { counter, _ in counter + 1 }
+            .drawn("source", on: io)
             .recordThread(using: recorder)
             .receive(on: serialQueue)
             .recordThread(using: recorder)
             .receive(on: secondQueue)
             .recordThread(using: recorder)
+            .drawn("shown", on: io, isOutput: true) { "\($0.value)" }
             .sink { trail in
                 recorder.show(trail)
                 gate.signal()
@@ -138,6 +142,7 @@ extension Catalogue {
             "breakpoint-debugger",
             title: "breakpoint",
             source: "Kodeco ch. 10, using the debugger operators as a last resort",
+            book: .notPrinted,
             operators: ["breakpoint", "breakpointOnError", "SIGTRAP"]
         ) { io in
             // The chapter's predicate: values 11 to 14 should never happen, so stop if one does.
@@ -167,6 +172,7 @@ extension Catalogue {
             "run-loop-scheduler",
             title: "RunLoop",
             source: "Kodeco ch. 17, RunLoop scheduler, with scheduling a cancellation on it",
+            book: .notPrinted(note: BookNote.threadsByRow + " " + BookNote.runLoopStandIn),
             asynchronousBody: RunLoopRecording(),
             operators: ["RunLoop", "receive(on:)", "schedule", "DispatchQueue", "handleEvents"]
         ),
@@ -175,6 +181,10 @@ extension Catalogue {
             "run-loop-subscribe-on",
             title: "RunLoop",
             source: "Kodeco ch. 17, RunLoop scheduler: subscribe(on: DispatchQueue.global()) instead (comprehension challenge)",
+            book: .notPrinted(
+                note: "Thread 1 is a run loop on a thread of the example's own, standing in for the "
+                    + "main run loop, which a command-line or test process does not turn."
+            ),
             asynchronousBody: RunLoopRecording(subscribeOnGlobalQueue: true),
             operators: ["RunLoop", "subscribe(on:)", "receive(on:)", "schedule", "DispatchQueue"]
         ),
@@ -183,6 +193,7 @@ extension Catalogue {
             "target-queue-challenge",
             title: "DispatchQueue",
             source: "Kodeco ch. 17, challenge 2: a second serial queue targeting the first",
+            book: .notPrinted(note: BookNote.threadsByRow),
             asynchronousBody: TargetQueueRecording(),
             operators: ["DispatchQueue", "receive(on:)", "target"]
         ),

@@ -33,20 +33,28 @@ final class ThreadNumbers: @unchecked Sendable {
         _ = Self.mainQueueKey
     }
 
+    /// Whether the current thread is the one numbered 1.
+    private var isMain: Bool {
+        if let mainStandIn { return mainStandIn.isCurrent }
+        return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+    }
+
     /// The current thread's number.
     var current: Int {
         let thread = pthread_self()
-        if let mainStandIn {
-            if mainStandIn.isCurrent { return 1 }
-        } else if Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true {
-            return 1
-        }
+        if isMain { return 1 }
         return lock.withLock {
             if let number = numbers[thread] { return number }
             let number = numbers.count + 2
             numbers[thread] = number
             return number
         }
+    }
+
+    /// The current thread, to be numbered later among the threads of one row
+    /// (``ThreadTrail/numbered``).
+    var identity: ThreadTrail.Thread {
+        isMain ? .main : .other(pthread_self())
     }
 }
 
@@ -134,6 +142,10 @@ extension Catalogue {
             "expensive-computation",
             title: "subscribe(on:)",
             source: "Kodeco ch. 17, the computation on the current thread",
+            book: .differs(
+                "The book's listing drops the colon its code prints between the last thread "
+                    + "number and the result."
+            ),
             timing: .asynchronous,
             operators: ["Thread"]
         ) { io in
@@ -144,6 +156,7 @@ extension Catalogue {
             "subscribe-on",
             title: "subscribe(on:)",
             source: "Kodeco ch. 17, subscribe(on:) a serial queue",
+            book: .differs(BookNote.threadsOfTheComputation(bookShowed: 5)),
             timing: .asynchronous,
             operators: ["subscribeOn", "subscribe(on:)", "DispatchQueue"]
         ) { io in
@@ -154,6 +167,7 @@ extension Catalogue {
             "receive-on-main",
             title: "receive(on:)",
             source: "Kodeco ch. 17, subscribe(on:) a queue, receive(on:) the main queue",
+            book: .differs(BookNote.threadsOfTheComputation(bookShowed: 4)),
             timing: .asynchronous,
             operators: ["receiveOn", "receive(on:)", "subscribe(on:)", "DispatchQueue"]
         ) { io in
@@ -164,6 +178,7 @@ extension Catalogue {
             "immediate-scheduler",
             title: "ImmediateScheduler",
             source: "Kodeco ch. 17, ImmediateScheduler",
+            book: .notPrinted,
             duration: 3,
             operators: ["ImmediateScheduler", "receive(on:)", "Timer"],
             body: ImmediateSchedulerRecording(hopToGlobalQueueFirst: false)
@@ -173,6 +188,7 @@ extension Catalogue {
             "immediate-scheduler-global",
             title: "ImmediateScheduler",
             source: "Kodeco ch. 17, ImmediateScheduler after receive(on: DispatchQueue.global())",
+            book: .notPrinted(note: BookNote.threadsByRow),
             asynchronousBody: ImmediateSchedulerRecording(hopToGlobalQueueFirst: true),
             operators: ["ImmediateScheduler", "receive(on:)", "DispatchQueue", "Timer"]
         ),
@@ -181,6 +197,7 @@ extension Catalogue {
             "dispatch-queue-scheduler",
             title: "DispatchQueue",
             source: "Kodeco ch. 17, DispatchQueue, with challenge 1: stop the timer after 4 s",
+            book: .notPrinted(note: BookNote.threadsByRow),
             asynchronousBody: DispatchQueueRecording(),
             operators: ["DispatchQueue", "receive(on:)", "schedule", "SchedulerOptions"]
         ),
@@ -189,17 +206,26 @@ extension Catalogue {
             "operation-queue-concurrent",
             title: "OperationQueue",
             source: "Kodeco ch. 17, receive(on:) an OperationQueue with its default concurrency",
+            book: .differs(
+                "The book's order (4, 3, 2, 7…) is the order its machine's pool happened to run "
+                    + "the ten operations, which changes from run to run; the example waits for all ten "
+                    + "and prints them in value order, so that every run prints the same text."
+            ),
             timing: .asynchronous,
             operators: ["receive(on:)", "OperationQueue"]
         ) { io in
             let queue = OperationQueue()
 
-            let received = ThreadSafeCount()
+            // The values arrive in whatever order the pool runs the operations; they are printed
+            // in value order once all ten are in, so every run prints the same text.
+            let received = ArrivedValues()
             let subscription = (1...10).publisher
                 .receive(on: queue)
                 .sink { value in
-                    io.print("Received \(value)")
-                    if received.increment() == 10 { io.finish() }
+                    let arrived = received.append(value)
+                    guard arrived.count == 10 else { return }
+                    for value in arrived.sorted() { io.print("Received \(value)") }
+                    io.finish()
                 }
             io.whenFinished { subscription.cancel() }
         },
@@ -208,6 +234,7 @@ extension Catalogue {
             "pausable-sink-no-resumer",
             title: "pausableSink",
             source: "Kodeco ch. 18, a pausable sink without a resumer",
+            book: .same,
             operators: ["pausableSink", "Demand"]
         ) { io in
             let subscription = [1, 2, 3, 4, 5, 6]
@@ -227,11 +254,31 @@ extension Catalogue {
     ] }
 }
 
-/// What the chapter's `recordThread(using:)` operator builds: a value and the number of the
-/// thread it was on at each record point.
+/// What the chapter's `recordThread(using:)` operator builds: a value and the thread it was on
+/// at each record point.
 struct ThreadTrail {
+    /// A thread a value passed through: the main thread (or its stand-in), or another one.
+    enum Thread: Equatable {
+        case main
+        case other(pthread_t)
+    }
+
     let value: Int
-    var threads: [Int]
+    var threads: [Thread]
+
+    /// The trail's thread numbers as shown: 1 for the main thread, and 2, 3… for the other
+    /// threads in the order they appear in this trail. Dispatch may run each value on another
+    /// pool thread, so numbering within the row is what keeps the text the same on every run,
+    /// while still showing which record points shared a thread.
+    var numbered: [Int] {
+        var others: [pthread_t] = []
+        return threads.map { thread in
+            guard case .other(let id) = thread else { return 1 }
+            if let index = others.firstIndex(of: id) { return index + 2 }
+            others.append(id)
+            return others.count + 1
+        }
+    }
 }
 
 /// The text stand-in for the chapter's `ThreadRecorderView`: one line per value from the source
@@ -251,14 +298,14 @@ final class ThreadRecorder: @unchecked Sendable {
     }
 
     func show(_ trail: ThreadTrail) {
-        io.print("\(trail.value): " + trail.threads.map { "thread \($0)" }.joined(separator: " → "))
+        io.print("\(trail.value): " + trail.numbered.map { "thread \($0)" }.joined(separator: " → "))
     }
 }
 
 extension Publisher where Output == Int {
     /// Starts a value's trail with the current thread.
     func recordThread(using recorder: ThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
-        map { ThreadTrail(value: $0, threads: [recorder.threads.current]) }
+        map { ThreadTrail(value: $0, threads: [recorder.threads.identity]) }
     }
 }
 
@@ -267,7 +314,7 @@ extension Publisher where Output == ThreadTrail {
     func recordThread(using recorder: ThreadRecorder) -> Publishers.Map<Self, ThreadTrail> {
         map { trail in
             var trail = trail
-            trail.threads.append(recorder.threads.current)
+            trail.threads.append(recorder.threads.identity)
             return trail
         }
     }
@@ -283,9 +330,13 @@ struct ImmediateSchedulerRecording: ScheduledExampleBody {
     func run<S: Scheduler>(_ context: ExampleContext<S>) {
         let io = context.io
         let recorder = ThreadRecorder(io: io, threads: ThreadNumbers())
-        let source = context.timer(every: .seconds(1))
+        // Each tick waits for its value to be shown, so the values hopping through the global
+        // queue are shown in order on every run.
+        let gate = DeliveryGate()
+        let source = context.pacedTimer(every: .seconds(1), gate: gate)
             .scan(0) { counter, _ in counter + 1 }
             .prefix(3)
+            .drawn("timer", on: io)
 
         let setupPublisher = { (recorder: ThreadRecorder) -> AnyPublisher<ThreadTrail, Never> in
             if hopToGlobalQueueFirst {
@@ -305,8 +356,10 @@ struct ImmediateSchedulerRecording: ScheduledExampleBody {
 
         let shown = ThreadSafeCount()
         setupPublisher(recorder)
+            .drawn("shown", on: io, isOutput: true) { "\($0.value)" }
             .sink { trail in
                 recorder.show(trail)
+                gate.signal()
                 if shown.increment() == 3 { io.finish() }
             }
             .store(in: &io.subscriptions)
@@ -326,18 +379,24 @@ struct DispatchQueueRecording: ScheduledExampleBody {
 
         let source = PassthroughSubject<Void, Never>()
 
+        // Each tick waits for its value to be shown, so the chart's times are the same on every run.
+        let gate = DeliveryGate()
         let subscription = sourceQueue.schedule(after: sourceQueue.now, interval: .seconds(1)) {
             source.send()
+            gate.waitForDelivery()
         }
 
         let shown = ThreadSafeCount()
         source
             .scan(0) { counter, _ in counter + 1 }
+            .drawn("source", on: io)
             .recordThread(using: recorder)
             .receive(on: serialQueue, options: DispatchQueue.SchedulerOptions(qos: .userInteractive))
             .recordThread(using: recorder)
+            .drawn("shown", on: io, isOutput: true) { "\($0.value)" }
             .sink { trail in
                 recorder.show(trail)
+                gate.signal()
                 if shown.increment() == 4 { io.finish() }
             }
             .store(in: &io.subscriptions)
@@ -346,6 +405,21 @@ struct DispatchQueueRecording: ScheduledExampleBody {
             subscription.cancel()
         }
         io.whenFinished { subscription.cancel() }
+    }
+}
+
+/// Values delivered concurrently, collected as they arrive.
+final class ArrivedValues: @unchecked Sendable {
+    // @unchecked: `values` is only touched under `lock`.
+    private let lock = NSLock()
+    private var values: [Int] = []
+
+    /// Adds `value` and returns every value that has arrived so far.
+    func append(_ value: Int) -> [Int] {
+        lock.withLock {
+            values.append(value)
+            return values
+        }
     }
 }
 

@@ -17,7 +17,7 @@ import FoundationNetworking
 /// Each answer comes ``latency`` after the request starts, as a real one would: chapter 10's
 /// example drops its subscription right after the request starts, and that cancellation has to
 /// find the answer still pending.
-final class KodecoURLProtocol: InProcessURLProtocol {
+class KodecoURLProtocol: InProcessURLProtocol {
     /// How long an answer takes.
     static let latency: TimeInterval = 0.05
 
@@ -40,4 +40,12 @@ final class KodecoURLProtocol: InProcessURLProtocol {
         let page = String(repeating: "<p>Combine</p>\n", count: size / 15 + 1)
         return FixtureAnswer(contentType: "text/html", body: Data(page.utf8.prefix(size)), delay: latency)
     }
+}
+
+/// Kodeco's fixture server for the page run without `share()`: two requests made at the same
+/// moment race, and the session may start either first, so each is answered 50 ms after the one
+/// made before it in its session. On a session of its own, the first subscriber's request is
+/// answered first on every run, as in the book's output.
+final class StaggeredKodecoURLProtocol: KodecoURLProtocol {
+    override class var staggerPerTask: TimeInterval { 0.05 }
 }

@@ -34,10 +34,19 @@ public struct MarbleChart: CustomStringConvertible {
     /// The letters standing for values too long to draw, with the value each stands for.
     public private(set) var legend: [(symbol: Character, value: String)] = []
 
-    /// An empty chart for `title` with frames of `frameDuration`.
-    public init(title: String, frameDuration: TestScheduler.SchedulerTimeType.Stride) {
+    /// What one frame stands for, when it is not a length of time (a chart counted in steps).
+    let frameDescription: String?
+
+    /// An empty chart for `title` with frames of `frameDuration`; `frameDescription`, if given,
+    /// replaces "one frame = 100 ms" in the title line.
+    public init(
+        title: String,
+        frameDuration: TestScheduler.SchedulerTimeType.Stride,
+        frameDescription: String? = nil
+    ) {
         self.title = title
         self.frameDuration = frameDuration
+        self.frameDescription = frameDescription
     }
 
     /// Adds a row drawn from `recording` (frames counted from the recording's start).
@@ -119,7 +128,7 @@ public struct MarbleChart: CustomStringConvertible {
     /// The chart as text: the title and frame duration, the aligned rows, then the legend.
     public var description: String {
         let labelWidth = rows.map(\.label.count).max() ?? 0
-        var lines = ["\(title): one frame = \(frameDurationText)"]
+        var lines = ["\(title): " + (frameDescription ?? "one frame = \(frameDurationText)")]
         for (row, diagram) in zip(rows, alignedDiagrams) {
             lines.append("  " + row.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + diagram)
         }

@@ -3,9 +3,9 @@ import CombineTesting
 import Foundation
 
 // Small demos of the time operators the books describe (debounce, throttle, delay, timeout,
-// merge, combineLatest, zip, switchToLatest, collect(.byTime), a Timer), played on virtual time.
-// Each runs as an example that logs every input and output event with its time, and
-// `examples NAME --marbles` draws the same run as aligned marble diagrams.
+// merge, switchToLatest, collect(.byTime), a Timer), played on virtual time. Each runs as an
+// example that logs every input and output event with its time, and `examples NAME --marbles`
+// draws that run as aligned marble diagrams.
 
 /// One operator demo: named inputs and the output the operator makes of them, all on one
 /// ``TestScheduler``.
@@ -97,10 +97,11 @@ struct MarbleDemo {
         self.make = make
     }
 
-    /// An example that plays the demo and prints its event log.
+    /// An example that plays the demo, prints its event log and keeps the chart of that run for
+    /// `--marbles`. The books print no such log: the demos are the catalogue's own.
     func example(_ slug: String, title: String, source: String, operators: [String]) -> Example {
-        Example(slug, title: title, source: source, operators: operators) { io in
-            _ = self.play(log: { io.print($0) })
+        Example(slug, title: title, source: source, book: .notPrinted, operators: operators, drawsMarbles: true) { io in
+            io.marbles.use(self.play(log: { io.print($0) }))
         }
     }
 }
@@ -194,96 +195,6 @@ extension MarbleDemo {
             .eraseToAnyPublisher()
         return ([("timer", ticks)], counter)
     } }
-
-    /// *Mastering iOS 14*'s combineLatest playground, one send per frame in the book's order.
-    static var masteringCombineLatest: MarbleDemo { MarbleDemo(
-        title: "chars.combineLatest(numbers)",
-        inputs: [("chars", "a--bcd--"), ("numbers", "-12---3X")],
-        values: ["X": "10"]
-    ) { inputs, _ in
-        inputs[0].combineLatest(inputs[1].map { Int($0)! })
-            .map { "\($0)" }
-            .setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    } }
-
-    /// *Mastering iOS 14*'s zip playground, one send per frame in the book's order.
-    static var masteringZip: MarbleDemo { MarbleDemo(
-        title: "chars.zip(numbers)",
-        inputs: [("chars", "a--bcd--"), ("numbers", "-12---3X")],
-        values: ["X": "10"]
-    ) { inputs, _ in
-        inputs[0].zip(inputs[1].map { Int($0)! })
-            .map { "\($0)" }
-            .setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    } }
-}
-
-extension MarbleDemo {
-    /// *Mastering iOS 14*'s sign-up form (``SignUpForm``'s typing script): the two fields, the
-    /// debounced availability check and the button's state.
-    static var signUp: MarbleDemo {
-        MarbleDemo(title: "finalEmail.map { $0 != nil } (debounce 1 s in isNewEmail)", frameDuration: .milliseconds(500)) { scheduler in
-            let model = SignUpModel(scheduler: scheduler)
-            for step in SignUpForm.script {
-                scheduler.schedule(after: scheduler.now.advanced(by: .seconds(step.seconds))) {
-                    if step.field == 0 { model.initialEmail = step.text } else { model.repeatedEmail = step.text }
-                }
-            }
-            let quoted = { (text: String) in "\"\(text)\"" }
-            let inputs: [(label: String, publisher: AnyPublisher<String, Never>)] = [
-                ("initialEmail", model.$initialEmail.map(quoted).eraseToAnyPublisher()),
-                ("repeatedEmail", model.$repeatedEmail.map(quoted).eraseToAnyPublisher()),
-                ("isNewEmail", model.isNewEmail.map { "\($0)" }.eraseToAnyPublisher()),
-            ]
-            let output = model.finalEmail
-                .map { "\($0 != nil)" }
-                .receive(on: scheduler)
-                .prefix(untilOutputFrom: Just(()).delay(for: .seconds(7), scheduler: scheduler))
-                .setFailureType(to: (any Error).self)
-                .eraseToAnyPublisher()
-            return (inputs, output)
-        }
-    }
-}
-
-extension MarbleDemo {
-    /// Kodeco ch. 11's RunLoop timer: each firing of the repeating action, and the cancel at 3 s
-    /// drawn as the end of the row.
-    static var runLoopTimer: MarbleDemo {
-        MarbleDemo(title: "runLoop.schedule(after: now, interval: .seconds(1)), cancelled at 3 s",
-                   frameDuration: .milliseconds(500)) { scheduler in
-            let fired = PassthroughSubject<String, Never>()
-            let subscription = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
-                fired.send("f")
-            }
-            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(3))) {
-                subscription.cancel()
-                fired.send(completion: .finished)
-            }
-            return ([], fired.setFailureType(to: (any Error).self).eraseToAnyPublisher())
-        }
-    }
-
-    /// Kodeco ch. 11's DispatchQueue timer: the counter the repeating action sends into the
-    /// subject, from 0 at once; stopped after three values as the example is.
-    static var dispatchQueueTimer: MarbleDemo {
-        MarbleDemo(title: "queue.schedule(after: queue.now, interval: .seconds(1)) { source.send(counter) }",
-                   frameDuration: .milliseconds(500)) { scheduler in
-            let source = PassthroughSubject<Int, Never>()
-            var counter = 0
-            let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {
-                source.send(counter)
-                counter += 1
-            }
-            let output = source
-                .prefix(3)
-                .handleEvents(receiveCompletion: { _ in cancellable.cancel() })
-                .map { String($0) }
-                .setFailureType(to: (any Error).self)
-                .eraseToAnyPublisher()
-            return ([], output)
-        }
-    }
 }
 
 extension Catalogue {
@@ -319,40 +230,4 @@ extension Catalogue {
             "marbles-timer", title: "Timer counter",
             source: "Kodeco ch. 11, Timer (marble diagram)", operators: ["Timer", "scan", "prefix"]),
     ] }
-
-    /// The example whose chart stands for a time operator (lowercased title or operator name)
-    /// in examples that have none of their own.
-    static let marbleDemoByTopic: [String: String] = [
-        "merge": "marbles-merge",
-        "switchtolatest": "marbles-switch-to-latest",
-        "collect by time": "marbles-collect-by-time",
-        "collect(.bytime)": "marbles-collect-by-time",
-        "debounce": "marbles-debounce",
-        "delay": "marbles-delay",
-        "throttle": "marbles-throttle",
-        "timeout": "marbles-timeout",
-        "timer": "marbles-timer",
-        "combinelatest": "combine-latest",
-        "zip": "zip",
-    ]
-
-    /// The charts `--marbles` draws, by example slug.
-    static var marbleCharts: [String: () -> MarbleChart] {
-        [
-            "marbles-merge": { MarbleDemo.merge.play() },
-            "marbles-switch-to-latest": { MarbleDemo.switchToLatest.play() },
-            "marbles-collect-by-time": { MarbleDemo.collectByTime.play() },
-            "marbles-debounce": { MarbleDemo.debounce.play() },
-            "marbles-delay": { MarbleDemo.delay.play() },
-            "marbles-throttle": { MarbleDemo.throttle.play() },
-            "marbles-timeout": { MarbleDemo.timeout.play() },
-            "marbles-timer": { MarbleDemo.timer.play() },
-            "combine-latest": { MarbleDemo.masteringCombineLatest.play() },
-            "zip": { MarbleDemo.masteringZip.play() },
-            "signup-button": { MarbleDemo.signUp.play() },
-            "run-loop-timer": { MarbleDemo.runLoopTimer.play() },
-            "timer-publisher": { MarbleDemo.timer.play() },
-            "dispatch-queue-timer": { MarbleDemo.dispatchQueueTimer.play() },
-        ]
-    }
 }

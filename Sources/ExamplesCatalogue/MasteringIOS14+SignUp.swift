@@ -99,11 +99,14 @@ struct SignUpForm: ScheduledExampleBody {
         let signupButtonCancellable = model.finalEmail
             .map { $0 != nil }
             .receive(on: scheduler)
+            .drawn("signupButton.isEnabled", on: io, isOutput: true)
             .assign(to: \.isEnabled, on: signupButton)
 
         for step in Self.script {
             scheduler.schedule(after: start.advanced(by: .seconds(step.seconds))) {
-                io.print("\(clock())  \(step.field == 0 ? "initialEmail" : "repeatedEmail") = \"\(step.text)\"")
+                let field = step.field == 0 ? "initialEmail" : "repeatedEmail"
+                io.marbles.draw(field, value: "\"\(step.text)\"")
+                io.print("\(clock())  \(field) = \"\(step.text)\"")
                 if step.field == 0 { model.initialEmail = step.text } else { model.repeatedEmail = step.text }
             }
         }

@@ -7,20 +7,20 @@ import Foundation
 
 extension Catalogue {
     static var masteringIOS14: [Example] { [
-        Example("sequence-sink", title: "sink", source: "Mastering iOS 14, playground basics", operators: ["sink", "publisher"]) { io in
+        Example("sequence-sink", title: "sink", source: "Mastering iOS 14, playground basics", book: .notPrinted, operators: ["sink", "publisher"]) { io in
             [1, 2, 3, 4].publisher
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("filter", title: "filter", source: "Mastering iOS 14, playground basics", operators: ["filter"]) { io in
+        Example("filter", title: "filter", source: "Mastering iOS 14, playground basics", book: .notPrinted, operators: ["filter"]) { io in
             [1, 2, 3, 4].publisher
                 .filter { $0 % 2 == 0 }
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("map-user", title: "map", source: "Mastering iOS 14, operators: map", operators: ["map"]) { io in
+        Example("map-user", title: "map", source: "Mastering iOS 14, operators: map", book: .notPrinted, operators: ["map"]) { io in
             // Reconstructed: the book's User type is only described ("we can call these users'
             // description() method"); this one says which id it carries.
             struct User {
@@ -37,21 +37,21 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics", operators: ["reduce"]) { io in
+        Example("reduce", title: "reduce", source: "Mastering iOS 14, playground basics", book: .notPrinted, operators: ["reduce"]) { io in
             [1, 2, 3, 4].publisher
                 .reduce(1, { $0 * $1 })
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("scan-product", title: "scan", source: "Mastering iOS 14, playground basics", operators: ["scan"]) { io in
+        Example("scan-product", title: "scan", source: "Mastering iOS 14, playground basics", book: .notPrinted, operators: ["scan"]) { io in
             [1, 2, 3, 4].publisher
                 .scan(1, { $0 * $1 })
                 .sink { io.print($0) }
                 .store(in: &io.subscriptions)
         },
 
-        Example("passthrough-subject", title: "PassthroughSubject", source: "Mastering iOS 14, subjects", operators: ["PassthroughSubject", "send"]) { io in
+        Example("passthrough-subject", title: "PassthroughSubject", source: "Mastering iOS 14, subjects", book: .notPrinted, operators: ["PassthroughSubject", "send"]) { io in
             let subject = PassthroughSubject<String, Never>()
             subject.send("first value")
             subject
@@ -60,7 +60,7 @@ extension Catalogue {
             subject.send("second value")
         },
 
-        Example("current-value-subject", title: "CurrentValueSubject", source: "Mastering iOS 14, subjects", operators: ["CurrentValueSubject", "send"]) { io in
+        Example("current-value-subject", title: "CurrentValueSubject", source: "Mastering iOS 14, subjects", book: .notPrinted, operators: ["CurrentValueSubject", "send"]) { io in
             let subject = CurrentValueSubject<String, Never>("first value")
             subject
                 .sink { io.print("Result: \($0)") }
@@ -68,10 +68,11 @@ extension Catalogue {
             subject.send("second value")
         },
 
-        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers", operators: ["combineLatest"]) { io in
+        Example("combine-latest", title: "combineLatest", source: "Mastering iOS 14, combining publishers", book: .notPrinted, operators: ["combineLatest"], drawsMarbles: true) { io in
             let chars = PassthroughSubject<String, Never>()
             let numbers = PassthroughSubject<Int, Never>()
-            chars.combineLatest(numbers)
+            chars.drawn("chars", on: io).combineLatest(numbers.drawn("numbers", on: io))
+                .drawn("output", on: io, isOutput: true)
                 .sink { io.print("Result: \($0).") }
                 .store(in: &io.subscriptions)
             chars.send("a")
@@ -84,12 +85,13 @@ extension Catalogue {
             numbers.send(10)
         },
 
-        Example("merge", title: "merge", source: "Mastering iOS 14, combining publishers: merge", operators: ["merge"]) { io in
+        Example("merge", title: "merge", source: "Mastering iOS 14, combining publishers: merge", book: .notPrinted, operators: ["merge"], drawsMarbles: true) { io in
             // Reconstructed: merge needs inputs of one type, so two Int subjects (odd and even
             // numbers) stand in for the book's; the output is one value at a time, in send order.
             let oddNumbers = PassthroughSubject<Int, Never>()
             let evenNumbers = PassthroughSubject<Int, Never>()
-            oddNumbers.merge(with: evenNumbers)
+            oddNumbers.drawn("oddNumbers", on: io).merge(with: evenNumbers.drawn("evenNumbers", on: io))
+                .drawn("output", on: io, isOutput: true)
                 .sink { io.print("Result: \($0).") }
                 .store(in: &io.subscriptions)
             oddNumbers.send(1)
@@ -100,10 +102,11 @@ extension Catalogue {
             oddNumbers.send(5)
         },
 
-        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers", operators: ["zip"]) { io in
+        Example("zip", title: "zip", source: "Mastering iOS 14, combining publishers", book: .notPrinted, operators: ["zip"], drawsMarbles: true) { io in
             let chars = PassthroughSubject<String, Never>()
             let numbers = PassthroughSubject<Int, Never>()
-            chars.zip(numbers)
+            chars.drawn("chars", on: io).zip(numbers.drawn("numbers", on: io))
+                .drawn("output", on: io, isOutput: true)
                 .sink { io.print("Result: \($0).") }
                 .store(in: &io.subscriptions)
             chars.send("a")
@@ -120,6 +123,7 @@ extension Catalogue {
             "signup-validated-email",
             title: "validatedEmail",
             source: "Mastering iOS 14, sample app 1, validating the email fields",
+            book: .notPrinted,
             operators: ["CombineLatest", "combineLatest", "Published", "eraseToAnyPublisher"]
         ) { io in
             let model = SignUpModel(scheduler: ImmediateScheduler.shared)
@@ -138,6 +142,7 @@ extension Catalogue {
             "signup-button",
             title: "sign-up button",
             source: "Mastering iOS 14, sample app 1, enabling the sign-up button",
+            book: .notPrinted,
             duration: 7,
             operators: ["debounce", "removeDuplicates", "flatMap", "Future", "CombineLatest", "receive(on:)", "assign"],
             body: SignUpForm()
@@ -147,6 +152,11 @@ extension Catalogue {
             "notification-publisher",
             title: "NotificationCenter publisher",
             source: "Mastering iOS 14, sample app 2, the bare notification publisher",
+            book: .notPrinted(
+                note: "The book's console (Apple's Foundation) shows the notification's name, object "
+                    + "and userInfo; swift-corelibs-foundation leaves a nil userInfo out of the "
+                    + "description."
+            ),
             operators: ["NotificationCenter", "publisher(for:)"]
         ) { io in
             let center = NotificationCenter()
@@ -161,6 +171,7 @@ extension Catalogue {
             "notification-map-data",
             title: "map to Data",
             source: "Mastering iOS 14, sample app 2, mapping the notification to its data",
+            book: .notPrinted,
             operators: ["NotificationCenter", "map"]
         ) { io in
             let center = NotificationCenter()
@@ -176,6 +187,7 @@ extension Catalogue {
             "notification-catch",
             title: "decode and catch",
             source: "Mastering iOS 14, sample app 2, catch at the top level",
+            book: .notPrinted,
             operators: ["NotificationCenter", "decode", "catch", "Just"]
         ) { io in
             let center = NotificationCenter()
@@ -196,6 +208,7 @@ extension Catalogue {
             "notification-flat-map",
             title: "flatMap and catch",
             source: "Mastering iOS 14, sample app 2, final version",
+            book: .notPrinted,
             operators: ["NotificationCenter", "flatMap", "decode", "catch"]
         ) { io in
             let center = NotificationCenter()

@@ -34,14 +34,14 @@ func bookTypeName<T>(of value: T) -> String {
 }
 
 /// Elapsed whole seconds since `start` on the example's clock, for logs that show timing (the
-/// virtual clock in the tests, the wall clock from the command line).
+/// runner's virtual clock, from the command line as in the tests).
 func elapsedSeconds(since start: Date, io: ExampleIO) -> Int {
     Int(io.now().timeIntervalSince(start).rounded())
 }
 
 extension Catalogue {
     static var usingCombineCoreConcepts: [Example] { [
-        Example("first-pipeline", title: "a simple pipeline", source: "Using Combine, core concepts: publishers and subscribers") { io in
+        Example("first-pipeline", title: "a simple pipeline", source: "Using Combine, core concepts: publishers and subscribers", book: .notPrinted) { io in
             // The book writes `let _ =`, which is fine here: Just delivers during `sink`.
             let _ = Just(5)
                 .map { value -> String in
@@ -55,7 +55,7 @@ extension Catalogue {
                 }
         },
 
-        Example("type-changing-map", title: "a type-changing map", source: "Using Combine, core concepts: describing pipelines with marble diagrams") { io in
+        Example("type-changing-map", title: "a type-changing map", source: "Using Combine, core concepts: describing pipelines with marble diagrams", book: .notPrinted) { io in
             let _ = Just(5)
                 .map { value -> String in
                     switch value {
@@ -78,7 +78,7 @@ extension Catalogue {
                 }
         },
 
-        Example("type-erasure", title: "types in publishers and subscribers", source: "Using Combine, developing with Combine: type erasure") { io in
+        Example("type-erasure", title: "types in publishers and subscribers", source: "Using Combine, developing with Combine: type erasure", book: .notPrinted) { io in
             let x = PassthroughSubject<String, Never>()
                 .flatMap { name in
                     return Future<String, Error> { promise in
@@ -104,7 +104,7 @@ extension Catalogue {
             io.print("with eraseToAnyPublisher():", bookTypeName(of: y))
         },
 
-        Example("sink-cancel", title: "sink", source: "Using Combine, pattern: creating a subscriber with sink") { io in
+        Example("sink-cancel", title: "sink", source: "Using Combine, pattern: creating a subscriber with sink", book: .notPrinted) { io in
             let publishingSource = PassthroughSubject<String, Error>()
 
             io.print("the simple sink:")
@@ -145,6 +145,7 @@ extension Catalogue {
             "assign-cancel",
             title: "assign",
             source: "Using Combine, pattern: creating a subscriber with assign",
+            book: .notPrinted,
             duration: 0,
             body: AssignPatternDemo()
         ),
@@ -152,7 +153,8 @@ extension Catalogue {
         Example(
             "assert-invariant",
             title: "assertNoFailure",
-            source: "Using Combine, pattern: verify no failure with assertNoFailure"
+            source: "Using Combine, pattern: verify no failure with assertNoFailure",
+            book: .notPrinted
         ) { io in
             // The invariant: every entry typed into the counter field is a number (the field only
             // accepts digits), so the parse below never throws. assertNoFailure states that, and
@@ -186,6 +188,7 @@ extension Catalogue {
             "future-wrap",
             title: "wrapping an asynchronous call with Future",
             source: "Using Combine, pattern: wrapping an asynchronous call with a Future",
+            book: .notPrinted,
             duration: 3,
             body: FutureWrapDemo()
         ),
@@ -193,7 +196,8 @@ extension Catalogue {
         Example(
             "future-resolved",
             title: "pre-resolved Futures",
-            source: "Using Combine, pattern: wrapping an asynchronous call with a Future"
+            source: "Using Combine, pattern: wrapping an asynchronous call with a Future",
+            book: .notPrinted
         ) { io in
             let resolvedSuccessAsPublisher = Future<Bool, Error> { promise in
                 promise(.success(true))
@@ -217,7 +221,8 @@ extension Catalogue {
         Example(
             "future-retry",
             title: "Future and retry",
-            source: "Using Combine, pattern: wrapping an asynchronous call with a Future (why Deferred)"
+            source: "Using Combine, pattern: wrapping an asynchronous call with a Future (why Deferred)",
+            book: .notPrinted
         ) { io in
             // A Future runs its closure once, when it is created; `retry` subscribes again but
             // the Future only replays its stored failure. Wrapped in Deferred, every
@@ -254,6 +259,7 @@ extension Catalogue {
             "sequencing",
             title: "sequencing asynchronous operations",
             source: "Using Combine, pattern: sequencing operations with Combine",
+            book: .notPrinted,
             duration: 9,
             body: SequencingDemo()
         ),
@@ -288,7 +294,9 @@ struct AssignPatternDemo: ScheduledExampleBody {
         let publishingSource = PassthroughSubject<Bool, Never>()
 
         let cancellablePipeline = publishingSource
+            .drawn("publishingSource", on: io)
             .receive(on: scheduler)  // the book's RunLoop.main
+            .drawn("isEnabled", on: io, isOutput: true)
             .assign(to: \.isEnabled, on: yourButton)
 
         io.print("send(true)")
@@ -367,6 +375,7 @@ struct FutureWrapDemo: ScheduledExampleBody {
         var finished = 0
         func subscribe(_ name: String, to publisher: AnyPublisher<Bool, Error>) {
             publisher
+                .drawn(name, on: io, isOutput: true)
                 .sink(receiveCompletion: { completion in
                     io.print("\(name): completion \(completion) at \(elapsedSeconds(since: start, io: io)) s")
                     finished += 1
@@ -421,6 +430,7 @@ final class AsyncCoordinator<S: Scheduler> {
         self.isAnimating = true
         io.print("attaching a new sink to start things going")
         self.cancellable = coordinatedPipeline?
+            .drawn("coordinatedPipeline", on: io, isOutput: true)
             .print(to: ExampleStream(io))
             .sink(receiveCompletion: { completion in
                 self.io.print(".sink() received the completion: ", String(describing: completion))
@@ -458,6 +468,7 @@ final class AsyncCoordinator<S: Scheduler> {
             self.markStepDone(step: step)
             return true
         }
+        .drawn("step \(step)", on: io)
         .eraseToAnyPublisher()
     }
 

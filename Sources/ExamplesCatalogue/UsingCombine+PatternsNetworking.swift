@@ -122,6 +122,7 @@ extension Catalogue {
             "fetch-decode",
             title: "dataTaskPublisher and decode",
             source: "Using Combine, pattern: making a network request with dataTaskPublisher",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             typealias PostmanEchoTimeStampCheckResponse = UsingCombineTests.PostmanEchoTimeStampCheckResponse
@@ -153,6 +154,7 @@ extension Catalogue {
             "strict-status",
             title: "stricter request processing with dataTaskPublisher",
             source: "Using Combine, pattern: stricter request processing with dataTaskPublisher",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             typealias PostmanEchoTimeStampCheckResponse = UsingCombineTests.PostmanEchoTimeStampCheckResponse
@@ -196,6 +198,7 @@ extension Catalogue {
             "api-error",
             title: "normalizing errors from a dataTaskPublisher",
             source: "Using Combine, pattern: normalizing errors from a dataTaskPublisher",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             let urls = [
@@ -225,6 +228,7 @@ extension Catalogue {
             "catch-one-shot",
             title: "catch in a one-shot pipeline",
             source: "Using Combine, pattern: using catch to handle errors in a one-shot pipeline",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             typealias IPInfo = UsingCombineTests.IPInfo
@@ -263,6 +267,7 @@ extension Catalogue {
             "retry-delay",
             title: "retrying in the event of a temporary failure",
             source: "Using Combine, pattern: retrying in the event of a temporary failure",
+            book: .notPrinted,
             duration: 9,
             body: RetryWithDelayDemo()
         ),
@@ -271,6 +276,7 @@ extension Catalogue {
             "retry-timeout",
             title: "retry and timeout",
             source: "Using Combine, pattern: retrying in the event of a temporary failure (with timeout)",
+            book: .notPrinted,
             duration: 5,
             body: RetryTimeoutDemo()
         ),
@@ -279,6 +285,7 @@ extension Catalogue {
             "flatmap-catch",
             title: "flatMap and catch",
             source: "Using Combine, pattern: using flatMap with catch to handle errors",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             typealias PostmanEchoTimeStampCheckResponse = UsingCombineTests.PostmanEchoTimeStampCheckResponse
@@ -333,6 +340,7 @@ extension Catalogue {
             "fallback-url",
             title: "requesting data from an alternate URL when the network is constrained",
             source: "Using Combine, pattern: requesting data from an alternate URL when the network is constrained",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             func load(regular: String, done: @escaping () -> Void) {
@@ -388,6 +396,7 @@ struct RetryWithDelayDemo: ScheduledExampleBody {
                     io.print("request #\(requests) failed: URLError \(error.code.rawValue)")
                 }
             })
+            .drawn("dataTaskPublisher", on: io) { "\($0.data.count) bytes" }
             .delay(for: .seconds(2), scheduler: backgroundQueue)
             .retry(3)
             .tryMap { data, response -> Data in
@@ -402,6 +411,7 @@ struct RetryWithDelayDemo: ScheduledExampleBody {
             .eraseToAnyPublisher()
 
         remoteDataPublisher
+            .drawn("output", on: io, isOutput: true)
             .sink(receiveCompletion: { completion in
                 io.print(".sink() received the completion \(completion) at \(elapsedSeconds(since: start, io: io)) s")
                 io.finish()
@@ -428,9 +438,11 @@ struct RetryTimeoutDemo: ScheduledExampleBody {
             }, receiveCancel: {
                 io.print("request cancelled at \(elapsedSeconds(since: start, io: io)) s")
             })
+            .drawn("dataTaskPublisher", on: io) { "\($0.data.count) bytes" }
             .delay(for: .seconds(2), scheduler: backgroundQueue)
             .retry(5)
             .timeout(.seconds(5), scheduler: backgroundQueue)
+            .drawn("output", on: io, isOutput: true)
             .sink(receiveCompletion: { completion in
                 io.print(".sink() received the completion \(completion) at \(elapsedSeconds(since: start, io: io)) s")
                 io.finish()

@@ -175,6 +175,7 @@ final class GithubViewController<S: Scheduler> {
         let io = self.io
         if cascading {
             let apiActivitySub = api.networkActivityPublisher
+            .drawn("networkActivityPublisher", on: io)
             .receive(on: main)
                 .sink { doingSomethingNow in
                     if (doingSomethingNow) {
@@ -190,9 +191,10 @@ final class GithubViewController<S: Scheduler> {
         // print-debugging example's.
         let printing = !cascading
         // The debounced variant waits for typing to pause instead of sampling it.
+        let username = $username.drawn("username", on: io) { "\"\($0)\"" }
         let typed = debounced
-            ? $username.debounce(for: .milliseconds(500), scheduler: myBackgroundQueue).eraseToAnyPublisher()
-            : $username.throttle(for: .milliseconds(500), scheduler: myBackgroundQueue, latest: true).eraseToAnyPublisher()
+            ? username.debounce(for: .milliseconds(500), scheduler: myBackgroundQueue).eraseToAnyPublisher()
+            : username.throttle(for: .milliseconds(500), scheduler: myBackgroundQueue, latest: true).eraseToAnyPublisher()
         usernameSubscriber = typed
             // ^^ scheduler myBackGroundQueue publishes resulting elements
             // into that queue, resulting on this processing moving off the
@@ -208,6 +210,7 @@ final class GithubViewController<S: Scheduler> {
             // publisher down the pipeline.
             .switchToLatest()
             .receive(on: main)
+            .drawn("githubUserData", on: io, isOutput: true) { "\($0.map(\.login))" }
             .assign(to: \.githubUserData, on: self)
 
         // using .assign() on the other hand (which returns an
@@ -221,6 +224,7 @@ final class GithubViewController<S: Scheduler> {
                 return "unknown"
             }
             .receive(on: main)
+            .drawn("repositoryCountLabel", on: io, isOutput: true)
             .assign(to: \.text, on: repositoryCountLabel)
 
         guard cascading else { return }
@@ -264,6 +268,7 @@ final class GithubViewController<S: Scheduler> {
             .map { image -> AvatarImage? in
                 image
             }
+            .drawn("githubAvatarImageView", on: io, isOutput: true) { $0.map { "\($0)" } ?? "nil" }
             .assign(to: \.image, on: self.githubAvatarImageView)
 
         avatarViewSubscriber = AnyCancellable(avatarViewSub)
@@ -358,7 +363,7 @@ final class FormViewController<S: Scheduler> {
     @Published var value2_repeat: String = ""
 
     var validatedValue1: AnyPublisher<String?, Never> {
-        return $value1.map { value1 in
+        return $value1.drawn("value1", on: io) { "\"\($0)\"" }.map { value1 in
             guard value1.count > 2 else {
                 self.main.schedule {  // DispatchQueue.main.async
                     self.value1_message_label.text = "minimum of 3 characters required"
@@ -373,7 +378,10 @@ final class FormViewController<S: Scheduler> {
     }
 
     var validatedValue2: AnyPublisher<String?, Never> {
-        return Publishers.CombineLatest($value2, $value2_repeat)
+        return Publishers.CombineLatest(
+            $value2.drawn("value2", on: io) { "\"\($0)\"" },
+            $value2_repeat.drawn("value2_repeat", on: io) { "\"\($0)\"" }
+        )
             .receive(on: main)
             .map { value2, value2_repeat in
                 guard value2_repeat == value2, value2.count > 4 else {
@@ -410,6 +418,7 @@ final class FormViewController<S: Scheduler> {
         self.readyToSubmit
             .map { $0 != nil }
             .receive(on: main)
+            .drawn("submission_button.isEnabled", on: io, isOutput: true)
             .assign(to: \.isEnabled, on: submission_button)
             .store(in: &cancellableSet)
     }
@@ -560,6 +569,7 @@ struct DelegateProxyDemo: ScheduledExampleBody {
             }
             .delay(for: .seconds(2), scheduler: headingBackgroundQueue)
             .receive(on: scheduler)  // RunLoop.main
+            .drawn("permission answered", on: io, isOutput: true)
             .sink { _ in
                 io.print("updating corelocation permission label")
                 updatePermissionStatus()
@@ -582,8 +592,10 @@ struct DelegateProxyDemo: ScheduledExampleBody {
         updatePermissionStatus()
         let corelocationsub = coreLocationProxy
             .publisher
+            .drawn("heading", on: io) { "\($0.trueHeading)" }
             .print("headingSubscriber", to: ExampleStream(io))
             .receive(on: scheduler)
+            .drawn("headingLabel", on: io, isOutput: true) { "\($0.trueHeading)" }
             .sink(receiveCompletion: { _ in
                 io.finish()
             }, receiveValue: { someValue in
@@ -667,6 +679,15 @@ extension Catalogue {
             "search-field",
             title: "declarative UI updates from user input",
             source: "Using Combine, pattern: declarative UI updates from user input; debugging pipelines with print",
+            book: .differs(
+                "Apple's Combine today names the @Published subscription PublishedSubject; the "
+                    + "book's logs, recorded on an earlier release, show CurrentValueSubject. The "
+                    + "GitHub users print with this package's module path "
+                    + "(ExamplesCatalogue.UIKit_Combine) where the book's app module is UIKit_Combine; "
+                    + "the book's console has one more blank line, after the answer for hec; and the "
+                    + "example ends by releasing its view controller, which logs the last two receive "
+                    + "cancel lines."
+            ),
             duration: 7,
             body: GithubTypingDemo.searchField
         ),
@@ -675,6 +696,7 @@ extension Catalogue {
             "search-debounce",
             title: "declarative UI updates from user input, debounced",
             source: "Using Combine, pattern: declarative UI updates from user input (with debounce)",
+            book: .notPrinted,
             duration: 4,
             body: GithubTypingDemo.searchDebounced
         ),
@@ -683,6 +705,7 @@ extension Catalogue {
             "cascading-updates",
             title: "cascading UI updates including a network request",
             source: "Using Combine, pattern: cascading UI updates including a network request",
+            book: .notPrinted,
             duration: 7,
             body: GithubTypingDemo.cascadingUpdates
         ),
@@ -691,6 +714,7 @@ extension Catalogue {
             "form-validation",
             title: "merging multiple pipelines to update UI elements",
             source: "Using Combine, pattern: merging multiple pipelines to update UI elements",
+            book: .notPrinted,
             duration: 7,
             body: FormValidationDemo()
         ),
@@ -699,6 +723,7 @@ extension Catalogue {
             "delegate-proxy",
             title: "creating a repeating publisher by wrapping a delegate based API",
             source: "Using Combine, pattern: creating a repeating publisher by wrapping a delegate based API",
+            book: .notPrinted,
             duration: 11,
             body: DelegateProxyDemo()
         ),
@@ -706,7 +731,8 @@ extension Catalogue {
         Example(
             "notification-custom",
             title: "responding to updates from NotificationCenter",
-            source: "Using Combine, pattern: responding to updates from NotificationCenter"
+            source: "Using Combine, pattern: responding to updates from NotificationCenter",
+            book: .notPrinted
         ) { io in
             // The book posts to NotificationCenter.default; a center of its own keeps this
             // example from hearing other examples running at the same time.
@@ -732,7 +758,8 @@ extension Catalogue {
         Example(
             "notification-filter",
             title: "NotificationCenter filtered by object",
-            source: "Using Combine, pattern: responding to updates from NotificationCenter (AppKit text field)"
+            source: "Using Combine, pattern: responding to updates from NotificationCenter (AppKit text field)",
+            book: .notPrinted
         ) { io in
             // AppKit is Apple-only: a text field class posts the same notification name.
             final class TextField {
@@ -767,7 +794,8 @@ extension Catalogue {
         Example(
             "reactive-form",
             title: "ObservableObject as a SwiftUI model",
-            source: "Using Combine, pattern: using ObservableObject with SwiftUI models as a publisher source"
+            source: "Using Combine, pattern: using ObservableObject with SwiftUI models as a publisher source",
+            book: .notPrinted
         ) { io in
             let model = ReactiveFormModel()
             // The view: its button follows `submitAllowed` (`onReceive`), its message list follows

@@ -42,7 +42,8 @@ extension Catalogue {
         Example(
             "ref-combine-latest",
             title: "combineLatest",
-            source: "Using Combine, reference: combineLatest"
+            source: "Using Combine, reference: combineLatest",
+            book: .notPrinted
         ) { io in
             let names = PassthroughSubject<String, Never>()
             let ages = PassthroughSubject<Int, Never>()
@@ -57,7 +58,7 @@ extension Catalogue {
             ages.send(completion: .finished)
         },
 
-        Example("ref-merge", title: "merge", source: "Using Combine, reference: merge, MergeMany") { io in
+        Example("ref-merge", title: "merge", source: "Using Combine, reference: merge, MergeMany", book: .notPrinted) { io in
             let first = PassthroughSubject<String, Never>()
             let second = PassthroughSubject<String, Never>()
             io.referenceSink(first.merge(with: second))
@@ -74,7 +75,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-zip", title: "zip", source: "Using Combine, reference: zip") { io in
+        Example("ref-zip", title: "zip", source: "Using Combine, reference: zip", book: .notPrinted) { io in
             let step2_1 = PassthroughSubject<String, Never>()
             let step2_2 = PassthroughSubject<String, Never>()
             let step2_3 = PassthroughSubject<String, Never>()
@@ -89,7 +90,7 @@ extension Catalogue {
 
         // MARK: Error handling
 
-        Example("ref-try-catch", title: "tryCatch", source: "Using Combine, reference: tryCatch") { io in
+        Example("ref-try-catch", title: "tryCatch", source: "Using Combine, reference: tryCatch", book: .notPrinted) { io in
             for recoverable in [true, false] {
                 io.print(recoverable ? "a recoverable error:" : "an error the handler rethrows:")
                 let upstream = PassthroughSubject<String, ReferenceError>()
@@ -108,7 +109,8 @@ extension Catalogue {
         Example(
             "ref-assert-no-failure",
             title: "assertNoFailure",
-            source: "Using Combine, reference: assertNoFailure"
+            source: "Using Combine, reference: assertNoFailure",
+            book: .notPrinted
         ) { io in
             // A failure here would stop the program, so only the good path runs.
             let upstream = PassthroughSubject<String, ReferenceError>()
@@ -125,6 +127,7 @@ extension Catalogue {
             "ref-retry",
             title: "retry",
             source: "Using Combine, reference: retry",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             let run = UUID().uuidString
@@ -174,7 +177,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("ref-map-error", title: "mapError", source: "Using Combine, reference: mapError") { io in
+        Example("ref-map-error", title: "mapError", source: "Using Combine, reference: mapError", book: .notPrinted) { io in
             let failures: [Error] = [
                 ReferenceAPIError.unknown,
                 URLError(.notConnectedToInternet),
@@ -204,7 +207,8 @@ extension Catalogue {
         Example(
             "ref-switch-to-latest-api",
             title: "switchToLatest with an API",
-            source: "Using Combine, reference: switchToLatest"
+            source: "Using Combine, reference: switchToLatest",
+            book: .notPrinted
         ) { io in
             let username = PassthroughSubject<String, Never>()
             io.referenceSink(
@@ -226,7 +230,8 @@ extension Catalogue {
         Example(
             "ref-erase-to-any-publisher",
             title: "eraseToAnyPublisher",
-            source: "Using Combine, reference: eraseToAnyPublisher"
+            source: "Using Combine, reference: eraseToAnyPublisher",
+            book: .notPrinted
         ) { io in
             let upstream = PassthroughSubject<String, Never>()
             let pipeline = upstream
@@ -245,7 +250,7 @@ extension Catalogue {
 
         // MARK: Encoding and decoding
 
-        Example("ref-encode", title: "encode", source: "Using Combine, reference: encode") { io in
+        Example("ref-encode", title: "encode", source: "Using Combine, reference: encode", book: .notPrinted) { io in
             let dataProvider = PassthroughSubject<PostmanEchoTimeStampCheckResponse, Never>()
             dataProvider
                 .encode(encoder: JSONEncoder())
@@ -264,6 +269,7 @@ extension Catalogue {
             "ref-decode",
             title: "decode",
             source: "Using Combine, reference: decode",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             let testUrlString = "https://postman-echo.com/time/valid?timestamp=2016-10-10"
@@ -296,7 +302,7 @@ extension Catalogue {
 
         // MARK: Working with multiple subscribers
 
-        Example("ref-share", title: "share", source: "Using Combine, reference: share") { io in
+        Example("ref-share", title: "share", source: "Using Combine, reference: share", book: .notPrinted) { io in
             let somepublisher = PassthroughSubject<String, Never>()
             let expensivePublisher = somepublisher
                 .map { value -> String in
@@ -318,7 +324,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("ref-multicast", title: "multicast", source: "Using Combine, reference: multicast") { io in
+        Example("ref-multicast", title: "multicast", source: "Using Combine, reference: multicast", book: .notPrinted) { io in
             let somepublisher = ["one", "two"].publisher
                 .setFailureType(to: Error.self)
                 .handleEvents(receiveSubscription: { _ in io.print("upstream subscribed") })
@@ -346,7 +352,8 @@ extension Catalogue {
         Example(
             "ref-breakpoint",
             title: "breakpoint",
-            source: "Using Combine, reference: breakpoint, breakpointOnError"
+            source: "Using Combine, reference: breakpoint, breakpointOnError",
+            book: .notPrinted
         ) { io in
             io.referenceSink(
                 ["one", "two"].publisher
@@ -365,7 +372,8 @@ extension Catalogue {
         Example(
             "ref-handle-events",
             title: "handleEvents",
-            source: "Using Combine, reference: handleEvents"
+            source: "Using Combine, reference: handleEvents",
+            book: .notPrinted
         ) { io in
             let activityIndicator = ReferenceActivityIndicator(io: io)
             let upstream = PassthroughSubject<String, Never>()
@@ -387,7 +395,7 @@ extension Catalogue {
             cancellable.cancel()
         },
 
-        Example("ref-print", title: "print", source: "Using Combine, reference: print") { io in
+        Example("ref-print", title: "print", source: "Using Combine, reference: print", book: .notPrinted(note: BookNote.publishedSubject)) { io in
             let foo = ReferenceUserModel()
             let stream = ExampleStream(io)
             foo.$username
@@ -414,7 +422,8 @@ extension Catalogue {
         Example(
             "ref-any-subscriber",
             title: "AnySubscriber",
-            source: "Using Combine, reference: AnySubscriber"
+            source: "Using Combine, reference: AnySubscriber",
+            book: .notPrinted
         ) { io in
             io.print("from closures:")
             let fromClosures = AnySubscriber<String, Never>(

@@ -45,7 +45,8 @@ extension Catalogue {
         Example(
             "ref-scan-count",
             title: "scan counting characters",
-            source: "Using Combine, reference: scan"
+            source: "Using Combine, reference: scan",
+            book: .notPrinted
         ) { io in
             io.referenceSink(
                 ["one", "two", "three"].publisher
@@ -55,7 +56,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-try-scan", title: "tryScan", source: "Using Combine, reference: tryScan") { io in
+        Example("ref-try-scan", title: "tryScan", source: "Using Combine, reference: tryScan", book: .notPrinted) { io in
             io.referenceSink(
                 [1, 2, 3, -1, 5].publisher
                     .tryScan(0, { runningTotal, newValue -> Int in
@@ -67,7 +68,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-map", title: "map", source: "Using Combine, reference: map") { io in
+        Example("ref-map", title: "map", source: "Using Combine, reference: map", book: .notPrinted) { io in
             io.referenceSink(
                 Just(ReferenceValidity())
                     .map { inValue -> Bool in
@@ -76,7 +77,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-try-map", title: "tryMap", source: "Using Combine, reference: tryMap") { io in
+        Example("ref-try-map", title: "tryMap", source: "Using Combine, reference: tryMap", book: .notPrinted) { io in
             for input in [5, 3] {
                 io.print("Just(\(input)):")
                 io.referenceSink(
@@ -91,7 +92,7 @@ extension Catalogue {
             }
         },
 
-        Example("ref-flat-map", title: "flatMap", source: "Using Combine, reference: flatMap") { io in
+        Example("ref-flat-map", title: "flatMap", source: "Using Combine, reference: flatMap", book: .notPrinted) { io in
             let dataSource = PassthroughSubject<Data, Never>()
             io.referenceSink(
                 dataSource
@@ -112,7 +113,8 @@ extension Catalogue {
         Example(
             "ref-set-failure-type",
             title: "setFailureType",
-            source: "Using Combine, reference: setFailureType"
+            source: "Using Combine, reference: setFailureType",
+            book: .notPrinted
         ) { io in
             let apiResults = PassthroughSubject<String, ReferenceError>()
             io.referenceSink(
@@ -126,7 +128,7 @@ extension Catalogue {
 
         // MARK: Filtering elements
 
-        Example("ref-compact-map", title: "compactMap", source: "Using Combine, reference: compactMap") { io in
+        Example("ref-compact-map", title: "compactMap", source: "Using Combine, reference: compactMap", book: .notPrinted) { io in
             io.referenceSink(
                 ["one", nil, "three", nil].publisher
                     .compactMap {
@@ -138,7 +140,8 @@ extension Catalogue {
         Example(
             "ref-try-compact-map",
             title: "tryCompactMap",
-            source: "Using Combine, reference: tryCompactMap"
+            source: "Using Combine, reference: tryCompactMap",
+            book: .notPrinted
         ) { io in
             io.referenceSink(
                 ["one", nil, "two", "boom", "three"].publisher
@@ -151,14 +154,14 @@ extension Catalogue {
             )
         },
 
-        Example("ref-filter", title: "filter", source: "Using Combine, reference: filter") { io in
+        Example("ref-filter", title: "filter", source: "Using Combine, reference: filter", book: .notPrinted) { io in
             io.referenceSink(
                 (1...6).publisher
                     .filter { $0 % 2 == 0 }
             )
         },
 
-        Example("ref-try-filter", title: "tryFilter", source: "Using Combine, reference: tryFilter") { io in
+        Example("ref-try-filter", title: "tryFilter", source: "Using Combine, reference: tryFilter", book: .notPrinted) { io in
             io.referenceSink(
                 [2, 3, 4, -1, 6].publisher
                     .tryFilter { value -> Bool in
@@ -173,7 +176,8 @@ extension Catalogue {
         Example(
             "ref-remove-duplicates",
             title: "removeDuplicates",
-            source: "Using Combine, reference: removeDuplicates"
+            source: "Using Combine, reference: removeDuplicates",
+            book: .notPrinted
         ) { io in
             io.print("removeDuplicates():")
             io.referenceSink(
@@ -196,7 +200,8 @@ extension Catalogue {
         Example(
             "ref-try-remove-duplicates",
             title: "tryRemoveDuplicates",
-            source: "Using Combine, reference: tryRemoveDuplicates"
+            source: "Using Combine, reference: tryRemoveDuplicates",
+            book: .notPrinted
         ) { io in
             io.referenceSink(
                 ["a", "a", "b", "boom", "c"].publisher
@@ -212,7 +217,8 @@ extension Catalogue {
         Example(
             "ref-replace-empty",
             title: "replaceEmpty",
-            source: "Using Combine, reference: replaceEmpty"
+            source: "Using Combine, reference: replaceEmpty",
+            book: .notPrinted
         ) { io in
             io.print("an empty stream that finishes:")
             io.referenceSink(
@@ -234,7 +240,8 @@ extension Catalogue {
         Example(
             "ref-replace-error",
             title: "replaceError",
-            source: "Using Combine, reference: replaceError"
+            source: "Using Combine, reference: replaceError",
+            book: .notPrinted
         ) { io in
             let failing = ["one"].publisher
                 .setFailureType(to: ReferenceError.self)
@@ -253,7 +260,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-replace-nil", title: "replaceNil", source: "Using Combine, reference: replaceNil") { io in
+        Example("ref-replace-nil", title: "replaceNil", source: "Using Combine, reference: replaceNil", book: .notPrinted) { io in
             // A subject, not `["one", nil].publisher`: on a Publishers.Sequence, replaceNil is
             // Apple's Sequence-returning overload, whose elements stay Optional.
             let upstream = PassthroughSubject<String?, Never>()
@@ -269,7 +276,7 @@ extension Catalogue {
 
         // MARK: Reducing elements
 
-        Example("ref-collect", title: "collect", source: "Using Combine, reference: collect") { io in
+        Example("ref-collect", title: "collect", source: "Using Combine, reference: collect", book: .notPrinted) { io in
             io.print("collect():")
             io.referenceSink(
                 ["one", "two", "three", "four", "five", "six", "seven"].publisher
@@ -293,6 +300,7 @@ extension Catalogue {
             "ref-collect-by-time",
             title: "collect by time",
             source: "Using Combine, reference: collect",
+            book: .notPrinted,
             duration: 4,
             body: ReferenceCollectByTimeDemo()
         ),
@@ -300,7 +308,8 @@ extension Catalogue {
         Example(
             "ref-ignore-output",
             title: "ignoreOutput",
-            source: "Using Combine, reference: ignoreOutput"
+            source: "Using Combine, reference: ignoreOutput",
+            book: .notPrinted
         ) { io in
             var finishReceived = false
             ["one", "two", "three"].publisher
@@ -320,7 +329,7 @@ extension Catalogue {
             io.print("finishReceived: \(finishReceived)")
         },
 
-        Example("ref-reduce", title: "reduce", source: "Using Combine, reference: reduce") { io in
+        Example("ref-reduce", title: "reduce", source: "Using Combine, reference: reduce", book: .notPrinted) { io in
             let subject = PassthroughSubject<String, Never>()
             io.referenceSink(
                 subject
@@ -336,7 +345,7 @@ extension Catalogue {
             subject.send(completion: .finished)
         },
 
-        Example("ref-try-reduce", title: "tryReduce", source: "Using Combine, reference: tryReduce") { io in
+        Example("ref-try-reduce", title: "tryReduce", source: "Using Combine, reference: tryReduce", book: .notPrinted) { io in
             for input in [["Hello", ", ", "Combine"], ["Hello", "boom", "Combine"]] {
                 io.print("\(input):")
                 io.referenceSink(
@@ -353,7 +362,7 @@ extension Catalogue {
 
         // MARK: Mathematic operations on elements
 
-        Example("ref-max", title: "max", source: "Using Combine, reference: max, tryMax") { io in
+        Example("ref-max", title: "max", source: "Using Combine, reference: max, tryMax", book: .notPrinted) { io in
             io.print("max():")
             io.referenceSink([3, 9, 1, 7].publisher.max())
             io.print("max(by:):")
@@ -379,7 +388,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-min", title: "min", source: "Using Combine, reference: min, tryMin") { io in
+        Example("ref-min", title: "min", source: "Using Combine, reference: min, tryMin", book: .notPrinted) { io in
             io.print("min():")
             io.referenceSink([3, 9, 1, 7].publisher.min())
             io.print("min(by:):")
@@ -402,7 +411,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-count", title: "count", source: "Using Combine, reference: count") { io in
+        Example("ref-count", title: "count", source: "Using Combine, reference: count", book: .notPrinted) { io in
             io.referenceSink(["one", "two", "three"].publisher.count())
             io.print("count() on a failing stream:")
             io.referenceSink(
@@ -418,7 +427,12 @@ extension Catalogue {
         Example(
             "ref-all-satisfy",
             title: "allSatisfy",
-            source: "Using Combine, reference: allSatisfy, tryAllSatisfy"
+            source: "Using Combine, reference: allSatisfy, tryAllSatisfy",
+            book: .notPrinted(
+                note: "The book says allSatisfy answers only when the upstream finishes; Apple's "
+                    + "Combine answers false, and finishes, at the first value that fails the test "
+                    + "(here before 4 is sent); true still waits for the finish."
+            )
         ) { io in
             let upstream = PassthroughSubject<Int, Never>()
             io.referenceSink(
@@ -444,7 +458,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-contains", title: "contains", source: "Using Combine, reference: contains") { io in
+        Example("ref-contains", title: "contains", source: "Using Combine, reference: contains", book: .notPrinted) { io in
             let upstream = PassthroughSubject<String, Never>()
             io.referenceSink(
                 upstream
@@ -461,7 +475,8 @@ extension Catalogue {
         Example(
             "ref-contains-where",
             title: "contains(where:)",
-            source: "Using Combine, reference: containsWhere, tryContainsWhere"
+            source: "Using Combine, reference: containsWhere, tryContainsWhere",
+            book: .notPrinted
         ) { io in
             io.referenceSink(
                 ["one", "two", "three", "four"].publisher
@@ -485,7 +500,7 @@ extension Catalogue {
 
         // MARK: Applying sequence operations to elements
 
-        Example("ref-first", title: "first", source: "Using Combine, reference: first, firstWhere, tryFirstWhere") { io in
+        Example("ref-first", title: "first", source: "Using Combine, reference: first, firstWhere, tryFirstWhere", book: .notPrinted) { io in
             let words = ["one", "two", "three", "four"]
             io.print("first():")
             io.referenceSink(words.publisher.first())
@@ -510,7 +525,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-last", title: "last", source: "Using Combine, reference: last, lastWhere, tryLastWhere") { io in
+        Example("ref-last", title: "last", source: "Using Combine, reference: last, lastWhere, tryLastWhere", book: .notPrinted) { io in
             let words = ["one", "three", "two", "four", "six"]
             io.print("last():")
             io.referenceSink(words.publisher.last())
@@ -543,7 +558,8 @@ extension Catalogue {
         Example(
             "ref-drop-until-output",
             title: "drop(untilOutputFrom:)",
-            source: "Using Combine, reference: dropUntilOutput"
+            source: "Using Combine, reference: dropUntilOutput",
+            book: .notPrinted
         ) { io in
             let upstream = PassthroughSubject<String, Never>()
             let triggerPublisher = PassthroughSubject<Void, Never>()
@@ -563,7 +579,8 @@ extension Catalogue {
         Example(
             "ref-drop-while",
             title: "drop(while:)",
-            source: "Using Combine, reference: dropWhile, tryDropWhile"
+            source: "Using Combine, reference: dropWhile, tryDropWhile",
+            book: .notPrinted
         ) { io in
             let words = ["three", "four", "one", "seven", "two"]
             io.referenceSink(
@@ -584,7 +601,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-prepend", title: "prepend", source: "Using Combine, reference: prepend") { io in
+        Example("ref-prepend", title: "prepend", source: "Using Combine, reference: prepend", book: .notPrinted) { io in
             let firstPublisher = ["one", "two"].publisher
             let secondPublisher = ["three", "four"].publisher
             io.print("Publishers.Concatenate(prefix:suffix:):")
@@ -607,7 +624,7 @@ extension Catalogue {
             prefix.send(completion: .finished)
         },
 
-        Example("ref-drop-first", title: "dropFirst", source: "Using Combine, reference: drop") { io in
+        Example("ref-drop-first", title: "dropFirst", source: "Using Combine, reference: drop", book: .notPrinted) { io in
             let words = ["one", "two", "three", "four", "five"]
             io.print("dropFirst():")
             io.referenceSink(words.publisher.dropFirst())
@@ -618,7 +635,8 @@ extension Catalogue {
         Example(
             "ref-prefix-until-output",
             title: "prefix(untilOutputFrom:)",
-            source: "Using Combine, reference: prefixUntilOutput"
+            source: "Using Combine, reference: prefixUntilOutput",
+            book: .notPrinted
         ) { io in
             let upstream = PassthroughSubject<String, Never>()
             let secondPublisher = PassthroughSubject<Void, Never>()
@@ -636,7 +654,8 @@ extension Catalogue {
         Example(
             "ref-prefix-while",
             title: "prefix(while:)",
-            source: "Using Combine, reference: prefixWhile, tryPrefixWhile"
+            source: "Using Combine, reference: prefixWhile, tryPrefixWhile",
+            book: .notPrinted
         ) { io in
             io.referenceSink(
                 ["three", "four", "one", "seven"].publisher
@@ -656,7 +675,7 @@ extension Catalogue {
             )
         },
 
-        Example("ref-output", title: "output", source: "Using Combine, reference: output") { io in
+        Example("ref-output", title: "output", source: "Using Combine, reference: output", book: .notPrinted) { io in
             let words = ["zero", "one", "two", "three", "four"]
             io.print("output(at: 3):")
             io.referenceSink(words.publisher.output(at: 3))
@@ -678,8 +697,11 @@ struct ReferenceCollectByTimeDemo: ScheduledExampleBody {
         let q = context.scheduler
         let publisher = PassthroughSubject<Int, Never>()
 
+        // Drawn once: both pipelines below see the same sends.
         publisher
+            .drawn("publisher", on: io)
             .collect(.byTime(q, .seconds(1.0)))
+            .drawn("byTime", on: io, isOutput: true)
             .sink(receiveCompletion: { completion in
                 io.print("byTime: completion \(completion) at \(context.referenceElapsed(since: start))")
             }, receiveValue: { values in
@@ -689,6 +711,7 @@ struct ReferenceCollectByTimeDemo: ScheduledExampleBody {
 
         publisher
             .collect(.byTimeOrCount(q, .seconds(1.0), 3))
+            .drawn("byTimeOrCount", on: io, isOutput: true)
             .sink(receiveCompletion: { completion in
                 io.print("byTimeOrCount: completion \(completion) at \(context.referenceElapsed(since: start))")
                 io.finish()

@@ -45,7 +45,7 @@ extension Notification.Name {
 
 extension Catalogue {
     static var referencePublishers: [Example] { [
-        Example("ref-future", title: "Future", source: "Using Combine, reference: Future") { io in
+        Example("ref-future", title: "Future", source: "Using Combine, reference: Future", book: .notPrinted) { io in
             let api = ReferenceAccessAPI(io: io)
             io.print("creating the Future")
             let futureAsyncPublisher = Future<Bool, Error> { promise in
@@ -70,7 +70,8 @@ extension Catalogue {
         Example(
             "ref-future-retry",
             title: "Future and retry",
-            source: "Using Combine, reference: Future (FB7455914)"
+            source: "Using Combine, reference: Future (FB7455914)",
+            book: .notPrinted
         ) { io in
             var attempt = 0
             func asyncAPICall(completion: (Bool, Error?) -> Void) {
@@ -119,7 +120,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("ref-empty", title: "Empty", source: "Using Combine, reference: Empty") { io in
+        Example("ref-empty", title: "Empty", source: "Using Combine, reference: Empty", book: .notPrinted) { io in
             let myEmptyPublisher = Empty<String, Never>()
             myEmptyPublisher
                 .sink(receiveCompletion: { completion in
@@ -130,7 +131,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("ref-fail", title: "Fail", source: "Using Combine, reference: Fail") { io in
+        Example("ref-fail", title: "Fail", source: "Using Combine, reference: Fail", book: .notPrinted) { io in
             // Initializing Fail by specifying the types
             let typed = Fail<String, Error>(error: ReferenceError.exampleFailure)
             // Initializing Fail by providing types as parameters
@@ -142,7 +143,8 @@ extension Catalogue {
         Example(
             "ref-sequence",
             title: "Publishers.Sequence",
-            source: "Using Combine, reference: Publishers.Sequence"
+            source: "Using Combine, reference: Publishers.Sequence",
+            book: .notPrinted
         ) { io in
             let initialSequence = ["one", "two", "red", "blue"]
             _ = initialSequence.publisher
@@ -151,7 +153,7 @@ extension Catalogue {
                 }
         },
 
-        Example("ref-record", title: "Record", source: "Using Combine, reference: Record") { io in
+        Example("ref-record", title: "Record", source: "Using Combine, reference: Record", book: .notPrinted) { io in
             // creates a recording
             let recordedPublisher = Record<String, Never> { example in
                 // example : type is Record<String, Never>.Recording
@@ -174,7 +176,7 @@ extension Catalogue {
             io.print("recording.completion:", recordedPublisher.recording.completion)
         },
 
-        Example("ref-deferred", title: "Deferred", source: "Using Combine, reference: Deferred") { io in
+        Example("ref-deferred", title: "Deferred", source: "Using Combine, reference: Deferred", book: .notPrinted) { io in
             let api = ReferenceAccessAPI(io: io)
             io.print("creating the Deferred")
             let deferredPublisher = Deferred {
@@ -202,7 +204,8 @@ extension Catalogue {
         Example(
             "ref-make-connectable",
             title: "MakeConnectable",
-            source: "Using Combine, reference: MakeConnectable"
+            source: "Using Combine, reference: MakeConnectable",
+            book: .notPrinted
         ) { io in
             let publisher = Just("woot")
                 .makeConnectable()
@@ -231,7 +234,8 @@ extension Catalogue {
         Example(
             "ref-observable-object",
             title: "ObservableObject",
-            source: "Using Combine, reference: ObservableObject"
+            source: "Using Combine, reference: ObservableObject",
+            book: .notPrinted
         ) { io in
             let model = ReferenceUserModel()
             model.objectWillChange
@@ -247,7 +251,7 @@ extension Catalogue {
             io.print("username is now '\(model.username)'")
         },
 
-        Example("ref-published", title: "@Published", source: "Using Combine, reference: @Published") { io in
+        Example("ref-published", title: "@Published", source: "Using Combine, reference: @Published", book: .notPrinted) { io in
             let model = ReferenceUserModel()
             let myLabel = ReferenceLabel(io: io)
 
@@ -268,7 +272,12 @@ extension Catalogue {
         Example(
             "ref-published-error-sink",
             title: "@Published with an erroring sink",
-            source: "Using Combine, reference: @Published (testPublishedSinkWithError)"
+            source: "Using Combine, reference: @Published (testPublishedSinkWithError)",
+            book: .notPrinted(
+                note: "The book says a @Published property stops publishing once a pipeline on it "
+                    + "fails; with Apple's Combine only the failed subscription ends, and the other "
+                    + "pipeline keeps receiving, as here."
+            )
         ) { io in
             let model = ReferenceUserModel()
 
@@ -301,7 +310,8 @@ extension Catalogue {
         Example(
             "ref-notification-center",
             title: "NotificationCenter",
-            source: "Using Combine, reference: NotificationCenter"
+            source: "Using Combine, reference: NotificationCenter",
+            book: .notPrinted
         ) { io in
             let center = NotificationCenter()  // the book's NotificationCenter.default
             center.publisher(for: .yourNotification, object: nil)
@@ -319,6 +329,7 @@ extension Catalogue {
             "ref-timer",
             title: "Timer",
             source: "Using Combine, reference: Timer",
+            book: .notPrinted,
             duration: 6,
             body: ReferenceTimerDemo()
         ),
@@ -327,6 +338,7 @@ extension Catalogue {
             "ref-data-task-publisher",
             title: "URLSession.dataTaskPublisher",
             source: "Using Combine, reference: URLSession.dataTaskPublisher",
+            book: .notPrinted,
             timing: .asynchronous
         ) { io in
             let regularURL = URL(string: "https://www.raywenderlich.com/")!
@@ -348,7 +360,7 @@ extension Catalogue {
             .store(in: &io.subscriptions)
         },
 
-        Example("ref-result", title: "Result", source: "Using Combine, reference: Result") { io in
+        Example("ref-result", title: "Result", source: "Using Combine, reference: Result", book: .notPrinted) { io in
             let results: [Result<Int, ReferenceError>] = [.success(5), .failure(.exampleFailure)]
             for someResult in results {
                 someResult.publisher
@@ -372,6 +384,7 @@ struct ReferenceTimerDemo: ScheduledExampleBody {
         let io = context.io
         let start = io.now()
         let cancellable = context.timer(every: .seconds(1))
+            .drawn("autoconnected timer", on: io, isOutput: true) { _ in "t" }
             .sink { receivedTimeStamp in
                 io.print("passed through: ", receivedTimeStamp)
             }
@@ -383,6 +396,7 @@ struct ReferenceTimerDemo: ScheduledExampleBody {
         let timerPublisher = context.timer(every: .seconds(1)).makeConnectable()
         var connection: Cancellable?
         let cancellableSink = timerPublisher
+            .drawn("connectable timer", on: io, isOutput: true) { _ in "t" }
             .sink { receivedTimeStamp in
                 io.print("connectable timer passed through: ", receivedTimeStamp)
             }

@@ -21,7 +21,8 @@ extension Catalogue {
         Example(
             "ref-subjects",
             title: "CurrentValueSubject and PassthroughSubject",
-            source: "Using Combine, reference: Subjects"
+            source: "Using Combine, reference: Subjects",
+            book: .notPrinted
         ) { io in
             let current = CurrentValueSubject<String, Never>("initial value")
             let passthrough = PassthroughSubject<String, Never>()
@@ -38,7 +39,7 @@ extension Catalogue {
             passthrough.send("second value")
         },
 
-        Example("ref-assign", title: "assign", source: "Using Combine, reference: assign") { io in
+        Example("ref-assign", title: "assign", source: "Using Combine, reference: assign", book: .notPrinted) { io in
             let imageView = ReferenceImageView(io: io)
             let examplePublisher = PassthroughSubject<String, Never>()
             examplePublisher
@@ -54,7 +55,7 @@ extension Catalogue {
             examplePublisher.send("avatar.png")
         },
 
-        Example("ref-sink", title: "sink", source: "Using Combine, reference: sink") { io in
+        Example("ref-sink", title: "sink", source: "Using Combine, reference: sink", book: .notPrinted) { io in
             let examplePublisher = Just(5)
             io.print("the simple form:")
             examplePublisher.sink { value in
@@ -90,7 +91,8 @@ extension Catalogue {
         Example(
             "ref-any-cancellable",
             title: "AnyCancellable",
-            source: "Using Combine, reference: AnyCancellable"
+            source: "Using Combine, reference: AnyCancellable",
+            book: .notPrinted
         ) { io in
             let remotePublisher = PassthroughSubject<String, Never>()
             var mySubscriber: AnyCancellable?

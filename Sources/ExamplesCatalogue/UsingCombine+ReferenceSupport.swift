@@ -38,7 +38,7 @@ extension ExampleContext {
     }
 
     /// The time since `start` on the example's clock, as the reference examples print it
-    /// (`0.5 s`): virtual time in the tests, the wall clock from the command line.
+    /// (`0.5 s`): the runner's virtual time, from the command line as in the tests.
     func referenceElapsed(since start: Date) -> String {
         let seconds = io.now().timeIntervalSince(start)
         return String(format: "%.1f s", (seconds * 10).rounded() / 10)

@@ -3,9 +3,9 @@ import Foundation
 
 // "Using Combine", reference: controlling timing (debounce, delay, measureInterval, throttle,
 // timeout) and the scheduler operators (receive, subscribe). Every example schedules on the
-// scheduler it is handed, the book's `RunLoop.main` or `DispatchQueue(label:)`: the command line
-// runs it on the main queue in real time, the tests on virtual time. Each line says when it
-// happened, counted from the start of the example.
+// scheduler it is handed, standing in for the book's `RunLoop.main` or `DispatchQueue(label:)`:
+// the runner's virtual-time scheduler, from the command line as in the tests. Each line says when
+// it happened, counted from the start of the example, and `--marbles` draws the inputs and output.
 
 extension Catalogue {
     static var referenceTiming: [Example] { [
@@ -13,6 +13,7 @@ extension Catalogue {
             "ref-debounce",
             title: "debounce",
             source: "Using Combine, reference: debounce",
+            book: .notPrinted,
             duration: 3,
             body: ReferenceDebounceDemo()
         ),
@@ -20,6 +21,7 @@ extension Catalogue {
             "ref-delay",
             title: "delay",
             source: "Using Combine, reference: delay",
+            book: .notPrinted,
             duration: 3,
             body: ReferenceDelayDemo()
         ),
@@ -27,6 +29,7 @@ extension Catalogue {
             "ref-measure-interval",
             title: "measureInterval",
             source: "Using Combine, reference: measureInterval",
+            book: .notPrinted,
             duration: 2,
             body: ReferenceMeasureIntervalDemo()
         ),
@@ -34,6 +37,11 @@ extension Catalogue {
             "ref-throttle",
             title: "throttle",
             source: "Using Combine, reference: throttle",
+            book: .notPrinted(
+                note: "The book's marble diagrams follow iOS 13.3's throttle; this is Apple's timing "
+                    + "today: the first value after a quiet window goes out at once, then one value per "
+                    + "0.5 s window."
+            ),
             duration: 6,
             body: ReferenceThrottleDemo()
         ),
@@ -41,6 +49,11 @@ extension Catalogue {
             "ref-timeout",
             title: "timeout",
             source: "Using Combine, reference: timeout",
+            book: .notPrinted(
+                note: "The book says timeout needs a publisher that cannot fail and never fails itself; "
+                    + "Apple's timeout takes any failure type, finishes when no customError is given, "
+                    + "and fails with the customError when one is, as the second run shows."
+            ),
             duration: 11,
             body: ReferenceTimeoutDemo()
         ),
@@ -48,6 +61,7 @@ extension Catalogue {
             "ref-receive-subscribe",
             title: "subscribe(on:) and receive(on:)",
             source: "Using Combine, reference: receive, subscribe",
+            book: .notPrinted,
             duration: 0,
             body: ReferenceReceiveSubscribeDemo()
         ),
@@ -62,7 +76,9 @@ struct ReferenceDebounceDemo: ScheduledExampleBody {
         let start = io.now()
         let typing = PassthroughSubject<String, Never>()
         typing
+            .drawn("typing", on: io)
             .debounce(for: .seconds(0.5), scheduler: context.scheduler)
+            .drawn("output", on: io, isOutput: true)
             .sink(receiveCompletion: { completion in
                 io.print(".sink() received the completion: \(completion) at \(context.referenceElapsed(since: start))")
                 io.finish()
@@ -89,7 +105,9 @@ struct ReferenceDelayDemo: ScheduledExampleBody {
         let start = io.now()
         let heading = PassthroughSubject<Double, Never>()
         heading
+            .drawn("heading", on: io)
             .delay(for: .seconds(2.0), scheduler: context.scheduler)
+            .drawn("output", on: io, isOutput: true)
             .sink(receiveCompletion: { completion in
                 io.print(".sink() received the completion: \(completion) at \(context.referenceElapsed(since: start))")
                 io.finish()
@@ -119,7 +137,9 @@ struct ReferenceMeasureIntervalDemo: ScheduledExampleBody {
         let q = context.scheduler
         let events = PassthroughSubject<String, Never>()
         events
+            .drawn("events", on: io)
             .measureInterval(using: q)
+            .drawn("output", on: io, isOutput: true) { "\(context.referenceMilliseconds($0)) ms" }
             .sink(receiveCompletion: { completion in
                 io.print(".sink() received the completion: \(completion)")
                 io.finish()
@@ -148,7 +168,9 @@ struct ReferenceThrottleDemo: ScheduledExampleBody {
             context.referenceAt(round) {
                 io.print("throttle(for: 0.5, latest: \(latest)):")
                 upstream
+                    .drawn("upstream (latest: \(latest))", on: io)
                     .throttle(for: .seconds(0.5), scheduler: context.scheduler, latest: latest)
+                    .drawn("output (latest: \(latest))", on: io, isOutput: true)
                     .sink(receiveCompletion: { completion in
                         io.print(".sink() received the completion: \(completion) at \(context.referenceElapsed(since: start))")
                         if !latest { io.finish() }
@@ -185,10 +207,12 @@ struct ReferenceTimeoutDemo: ScheduledExampleBody {
             return Fail(error: .invalidServerResponse)
         }
         let remoteDataPublisher = request
+            .drawn("request", on: io)
             .delay(for: .seconds(2), scheduler: backgroundQueue)
             .retry(5)  // 5 retries, 2 seconds each ~ 10 seconds for this to fall through
         remoteDataPublisher
             .timeout(.seconds(5), scheduler: backgroundQueue)  // max time of 5 seconds before failing
+            .drawn("output", on: io, isOutput: true)
             .sink(receiveCompletion: { completion in
                 io.print(".sink() received the completion: \(completion) at \(context.referenceElapsed(since: start))")
                 attempt = 0
@@ -196,6 +220,7 @@ struct ReferenceTimeoutDemo: ScheduledExampleBody {
                     io.print("with customError:")
                     remoteDataPublisher
                         .timeout(.seconds(5), scheduler: backgroundQueue, customError: { .exampleFailure })
+                        .drawn("output with customError", on: io, isOutput: true)
                         .sink(receiveCompletion: { completion in
                             io.print(".sink() received the completion: \(completion) at \(context.referenceElapsed(since: start))")
                             io.finish()
@@ -222,8 +247,10 @@ struct ReferenceReceiveSubscribeDemo: ScheduledExampleBody {
             return Just("403 bytes")
         }
         networkDataPublisher
+            .drawn("networkDataPublisher", on: io)
             .subscribe(on: backgroundQueue)
             .receive(on: context.scheduler)
+            .drawn("output", on: io, isOutput: true)
             .handleEvents(receiveCompletion: { _ in
                 context.scheduler.schedule { io.finish() }
             })

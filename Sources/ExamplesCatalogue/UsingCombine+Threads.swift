@@ -39,6 +39,7 @@ extension Catalogue {
             "pipelines-and-threads",
             title: "pipelines and threads",
             source: "Using Combine, developing with Combine: pipelines and threads",
+            book: .notPrinted,
             timing: .asynchronous,
             operators: ["receive(on:)", "subscribe(on:)", "delay", "RunLoop", "DispatchQueue", "Thread"]
         ) { io in

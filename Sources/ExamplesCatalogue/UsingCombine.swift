@@ -13,7 +13,7 @@ extension Catalogue {
     }
 
     static var usingCombineFirstEntries: [Example] { [
-        Example("scan", title: "scan", source: "Using Combine, reference: scan") { io in
+        Example("scan", title: "scan", source: "Using Combine, reference: scan", book: .same) { io in
             (0...5)
                 .publisher
                 .scan(0, { return $0 + $1 })
@@ -21,7 +21,7 @@ extension Catalogue {
                 .store(in: &io.subscriptions)
         },
 
-        Example("catch", title: "catch", source: "Using Combine, reference: catch") { io in
+        Example("catch", title: "catch", source: "Using Combine, reference: catch", book: .same) { io in
             enum TestFailureCondition: Error {
                 case invalidServerResponse
             }
@@ -52,6 +52,7 @@ extension Catalogue {
             "switch-to-latest",
             title: "switchToLatest",
             source: "Using Combine, reference: switchToLatest",
+            book: .same,
             duration: 0,
             body: SwitchToLatestDemo()
         ),
@@ -67,11 +68,13 @@ struct SwitchToLatestDemo: ScheduledExampleBody {
         let subject = PassthroughSubject<Int, Never>()
         var received = 0
         subject
+            .drawn("subject", on: io)
             .setFailureType(to: URLError.self)
             .map() { index -> Just<Int> in
                 return Just(index)
             }
             .switchToLatest()
+            .drawn("output", on: io, isOutput: true)
             .sink(receiveCompletion: { result in
                 io.print("Complete: \(result)")
             }, receiveValue: { value in

@@ -119,6 +119,8 @@ public enum NewsCommand {
         }
 
         let api: API
+        // A snapshot shows its own time; a live or local API the time it answered.
+        var snapshotTime: Date?
         if let baseURL = options.baseURL {
             guard let url = URL(string: baseURL.hasSuffix("/") ? baseURL : baseURL + "/") else {
                 errorOutput("news: '\(baseURL)' is not a URL\n")
@@ -140,16 +142,21 @@ public enum NewsCommand {
                 session: BundledSnapshot.session(directory: directory, host: host),
                 maxStories: options.maxStories
             )
+            snapshotTime = BundledSnapshot.time(of: directory)
         } else {
             api = API(session: BundledSnapshot.session(), maxStories: options.maxStories)
+            snapshotTime = BundledSnapshot.time()
         }
-        return run(api: api, options: options, output: output, errorOutput: errorOutput)
+        return run(api: api, options: options, snapshotTime: snapshotTime, output: output, errorOutput: errorOutput)
     }
 
-    /// Loads from `api` with `options` and prints the result; returns the exit code.
+    /// Loads from `api` with `options` and prints the result; returns the exit code. With
+    /// `snapshotTime`, the API is a snapshot of that time, and the header says so instead of
+    /// the time the list was loaded.
     public static func run(
         api: API,
         options: Options,
+        snapshotTime: Date? = nil,
         output: (String) -> Void,
         errorOutput: (String) -> Void
     ) -> Int32 {
@@ -169,7 +176,8 @@ public enum NewsCommand {
             errorOutput("news: \(error.errorDescription ?? "\(error)")\n")
             return failure
         }
-        output(StoryListRenderer.render(stories, keywords: options.keywords, updated: updated))
+        let freshness: StoryListRenderer.Freshness = snapshotTime.map { .snapshot($0) } ?? .updated(updated)
+        output(StoryListRenderer.render(stories, keywords: options.keywords, freshness: freshness))
         return success
     }
 }

@@ -2,9 +2,23 @@ import Foundation
 
 /// Turns a list of stories into the text the `news` command prints.
 public enum StoryListRenderer {
-    /// The list as numbered plain-text entries (title; author and time; link), under a header
-    /// saying when it was updated and what it is filtered by. An empty list says so in one line.
+    /// How current a list is, as its header says.
+    public enum Freshness: Equatable, Sendable {
+        /// Loaded from the API at this time.
+        case updated(Date)
+        /// Read from a snapshot of the API whose newest item is from this time: a snapshot does
+        /// not get newer when it is read, so the header shows its time, not the reading's.
+        case snapshot(Date)
+    }
+
+    /// The list loaded from the API at `updated`; see ``render(_:keywords:freshness:)``.
     public static func render(_ stories: [Story], keywords: [String] = [], updated: Date) -> String {
+        render(stories, keywords: keywords, freshness: .updated(updated))
+    }
+
+    /// The list as numbered plain-text entries (title; author and time; link), under a header
+    /// saying how current it is and what it is filtered by. An empty list says so in one line.
+    public static func render(_ stories: [Story], keywords: [String] = [], freshness: Freshness) -> String {
         guard !stories.isEmpty else {
             if keywords.isEmpty { return "No stories.\n" }
             let list = keywords.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -12,7 +26,10 @@ public enum StoryListRenderer {
         }
         var text = "Hacker News — \(stories.count) newest "
         text += stories.count == 1 ? "story" : "stories"
-        text += ", updated \(format(updated))\n"
+        switch freshness {
+        case .updated(let date): text += ", updated \(format(date))\n"
+        case .snapshot(let date): text += ", from a snapshot of \(format(date))\n"
+        }
         if !keywords.isEmpty {
             text += "Filtered by: \(keywords.joined(separator: ", "))\n"
         }

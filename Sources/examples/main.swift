@@ -4,15 +4,16 @@ import Foundation
 // `examples` — the catalogue of the source books' examples.
 //
 //   examples                     run every example, in book order
-//   examples list [WORD]         list the examples (slug, title, [book, section]); with WORD,
-//                                only those whose slug, title, source or operators contain it
-//   examples NAME|WORD...        run the named examples; a word that is not a slug runs every
-//                                example it matches (`examples debounce`)
-//   ... --marbles                after each example that has them, draw its inputs and output as
-//                                aligned marble diagrams recorded on virtual time (for an example
-//                                about a time operator without its own, the operator's demo);
-//                                alone, run every example that has marble diagrams
+//   examples NAME|WORD...        run the examples the words stand for: a word that is a slug
+//                                names one example, any other word matches every example whose
+//                                slug, title, source or operators contain it (`examples debounce`)
+//   examples list [NAME|WORD...] list the examples (slug, mark, title, [book, section]); with
+//                                words, the same examples that `examples WORD...` would run
+//   ... --marbles                after each example about time, draw its own inputs and output
+//                                as aligned marble diagrams recorded on virtual time; alone, run
+//                                every example that draws them
 //
+// When more than one example runs, each is preceded by the command that runs it alone.
 // Timers, delays and debounces run on a virtual clock, so the whole catalogue takes seconds;
 // only the examples about real threads, queues and URL sessions wait on real time.
 
@@ -35,15 +36,35 @@ func fail(_ message: String) -> Never {
 
 let usage = """
     usage: examples [NAME|WORD...] [--marbles]
-           examples list [WORD...]
+           examples list [NAME|WORD...]
 
       examples               run every example of the books, in book order
       examples NAME          run the example with that slug (see `examples list`)
       examples WORD          run every example whose slug, title, book or operators contain WORD
-                             (`examples debounce`, `examples "kodeco ch. 11"`)
-      examples list [WORD]   list the examples: slug, title, [book, section]
-      --marbles              after each example about a time operator, draw its inputs and output
-                             as marble diagrams recorded on virtual time
+                             (`examples debounce`, `examples "kodeco ch. 11"`); several words run
+                             what each stands for, in their order
+      examples list [WORD]   list the examples: slug, mark, title, [book, section]; with words,
+                             the examples `examples WORD...` would run
+      --marbles              after each example about time, draw its own inputs and output as
+                             marble diagrams recorded on virtual time; alone, run every example
+                             that draws them
+
+    An example whose output differs from its book's text says so in a note after its output
+    (marked ≠ in the list); one whose book prints no output is marked ∅.
+
+    """
+
+/// The mark `examples list` shows between the slug and the title.
+func mark(_ example: Example) -> String {
+    if example.book.note != nil { return "≠" }
+    if case .notPrinted = example.book { return "∅" }
+    return " "
+}
+
+let legend = """
+
+    ≠ prints a note after its output: what differs from the book's text, and why
+    ∅ the book prints no output for this code; the example prints what the code prints
 
     """
 
@@ -52,40 +73,40 @@ if arguments == ["help"] || arguments.contains("--help") || arguments.contains("
     emit(usage)
     exit(0)
 }
+
+if arguments.first == "list" {
+    let words = Array(arguments.dropFirst())
+    if let option = words.first(where: { $0.hasPrefix("--") }) {
+        fail("unknown option '\(option)' for `examples list` (see `examples --help`)")
+    }
+    let (matched, unmatched) = Catalogue.examples(matching: words)
+    if let word = unmatched.first {
+        fail("no example named or matching '\(word)' (see `examples list`)")
+    }
+    let listed = words.isEmpty ? Catalogue.all : matched
+    for example in listed {
+        let slug = example.slug.padding(toLength: 26, withPad: " ", startingAt: 0)
+        emit("\(slug) \(mark(example)) \(example.title)  [\(example.source)]\n")
+    }
+    if listed.contains(where: { mark($0) != " " }) { emit(legend) }
+    exit(0)
+}
+
 let drawMarbles = arguments.contains("--marbles")
 arguments.removeAll { $0 == "--marbles" }
 if let unknown = arguments.first(where: { $0.hasPrefix("--") }) {
     fail("unknown option '\(unknown)' (see `examples --help`)")
 }
 
-if arguments.first == "list" {
-    let words = arguments.dropFirst()
-    let listed = words.isEmpty
-        ? Catalogue.all
-        : Catalogue.all.filter { example in words.allSatisfy { example.matches($0) } }
-    guard !listed.isEmpty else {
-        fail("no example matches '\(words.joined(separator: " "))' (see `examples list`)")
-    }
-    for example in listed {
-        let slug = example.slug.padding(toLength: 26, withPad: " ", startingAt: 0)
-        emit("\(slug) \(example.title)  [\(example.source)]\n")
-    }
-    exit(0)
-}
-
-var selected: [Example] = []
+let selected: [Example]
 if arguments.isEmpty {
-    selected = drawMarbles ? Catalogue.all.filter { Catalogue.marbleChart(for: $0) != nil } : Catalogue.all
+    selected = drawMarbles ? Catalogue.all.filter(\.drawsMarbles) : Catalogue.all
 } else {
-    for word in arguments {
-        let found = Catalogue.examples(matching: word)
-        guard !found.isEmpty else {
-            fail("no example named or matching '\(word)' (see `examples list`)")
-        }
-        for example in found where !selected.contains(where: { $0.slug == example.slug }) {
-            selected.append(example)
-        }
+    let (matched, unmatched) = Catalogue.examples(matching: arguments)
+    if let word = unmatched.first {
+        fail("no example named or matching '\(word)' (see `examples list`)")
     }
+    selected = matched
 }
 
 var allFinished = true
@@ -93,20 +114,22 @@ var drewMarbles = false
 for (index, example) in selected.enumerated() {
     if !atLineStart { emit("\n") }
     if index > 0 { emit("\n") }
-    if !ExampleRunner.run(example, write: emit) {
+    if selected.count > 1 { emit("$ swift run examples \(example.slug)\n") }
+    let outcome = ExampleRunner.run(example, write: emit)
+    if !outcome.finished {
         FileHandle.standardError.write(Data("examples: '\(example.slug)' did not finish in time\n".utf8))
         allFinished = false
     }
-    if drawMarbles, let (slug, chart) = Catalogue.marbleChart(for: example) {
+    if drawMarbles, let chart = outcome.marbleChart {
         if !atLineStart { emit("\n") }
         emit("\n")
-        if slug != example.slug { emit("The operator's marble demo (`examples \(slug)`):\n") }
         emit(chart.description)
         drewMarbles = true
     }
 }
+if !atLineStart { emit("\n") }
 if drawMarbles, !drewMarbles {
     FileHandle.standardError.write(Data(
-        "examples: no marble diagrams for these examples (`examples --marbles` runs the ones that have them)\n".utf8))
+        "examples: no marble diagrams for these examples (`examples --marbles` runs the ones that draw them)\n".utf8))
 }
 exit(allFinished ? 0 : 1)

@@ -8,9 +8,14 @@ import Testing
 /// run, lined up so that a column is one instant in every row.
 @Suite("Marble charts")
 struct MarbleChartTests {
+    /// The chart a run of the example `slug` draws.
+    static func chart(of slug: String) throws -> MarbleChart {
+        let example = try #require(Catalogue.example(named: slug))
+        return try #require(ExampleRunner.run(example, write: { _ in }).marbleChart, "\(slug) drew no chart")
+    }
+
     @Test func debounceEmitsTheLastValueAfterAQuietWindow() throws {
-        let chart = try #require(Catalogue.marbleChart(for: "marbles-debounce"))
-        #expect(chart.description == """
+        #expect(try Self.chart(of: "marbles-debounce").description == """
             debounce(for: .milliseconds(300), scheduler:): one frame = 100 ms
               input   -a-b-c-------d-e----|
               output  --------c---------e-|
@@ -18,14 +23,27 @@ struct MarbleChartTests {
             """)
     }
 
+    /// The issue this fixes: `examples ref-debounce --marbles` drew the marble demo's inputs;
+    /// now it draws the example's own typing and what debounce made of it.
+    @Test func anExampleDrawsItsOwnInputsAndOutput() throws {
+        #expect(try Self.chart(of: "ref-debounce").description == """
+            debounce: one frame = 100 ms
+              typing  -hAB------C-----D--C----------|
+              output  --------B------C--------C-----|
+              A = he
+              B = hec
+              C = heck
+              D = heckj
+
+            """)
+    }
+
     @Test func groupsWidenTheirFrameInEveryRow() throws {
-        let chart = try #require(Catalogue.marbleChart(for: "marbles-collect-by-time"))
-        #expect(chart.alignedDiagrams == [
+        #expect(try Self.chart(of: "marbles-collect-by-time").alignedDiagrams == [
             "-a-b-c--d----e-|",
             "-----A----d----(e|)",
         ])
-        let timer = try #require(Catalogue.marbleChart(for: "marbles-timer"))
-        #expect(timer.alignedDiagrams == ["--t-t-(t|)", "--1-2-(3|)"])
+        #expect(try Self.chart(of: "marbles-timer").alignedDiagrams == ["--t-t-(t|)", "--1-2-(3|)"])
     }
 
     @Test func aGroupInOneRowPadsTheOthersWithSpacesThatDiagramsIgnore() {
@@ -48,10 +66,11 @@ struct MarbleChartTests {
             """)
     }
 
-    @Test func longValuesGetLettersExplainedInALegend() throws {
-        let chart = try #require(Catalogue.marbleChart(for: "zip"))
-        #expect(chart.description == """
-            chars.zip(numbers): one frame = 100 ms
+    /// An example with no clock (*Mastering iOS 14*'s zip) is drawn one input event per frame,
+    /// each output in the frame of the input that caused it; long values get letters.
+    @Test func anImmediateExampleIsDrawnEventByEventWithALegend() throws {
+        #expect(try Self.chart(of: "zip").description == """
+            zip: one frame = one event of an input
               chars    a--bcd
               numbers  -12---3A
               output   -B-C--DE
@@ -65,55 +84,38 @@ struct MarbleChartTests {
     }
 
     @Test func kodecosTimersAreDrawnFromTheirOwnPipelines() throws {
-        // RunLoop: fires at once and every second, cancelled at 3 s (drawn as the row's end).
-        #expect(Catalogue.marbleChart(for: "run-loop-timer")?.alignedDiagrams == ["f-f-f-|"])
+        // RunLoop: fires at once and every second until cancelled at 3 s.
+        #expect(try Self.chart(of: "run-loop-timer").alignedDiagrams == ["fff"])
         // DispatchQueue: 0 at once, then 1 and 2 a second apart.
-        #expect(Catalogue.marbleChart(for: "dispatch-queue-timer")?.alignedDiagrams == ["0-1-(2|)"])
+        #expect(try Self.chart(of: "dispatch-queue-timer").alignedDiagrams == ["012"])
         // Timer.publish: the first tick one interval after subscribing.
-        #expect(Catalogue.marbleChart(for: "timer-publisher")?.alignedDiagrams == ["--t-t-(t|)", "--1-2-(3|)"])
+        #expect(try Self.chart(of: "timer-publisher").alignedDiagrams == ["-ttt", "-123"])
     }
 
     @Test func aFailureIsDrawnAsAHash() throws {
-        let chart = try #require(Catalogue.marbleChart(for: "marbles-timeout"))
-        #expect(chart.alignedDiagrams == ["-a--b--------c|", "-a--b----#"])
+        #expect(try Self.chart(of: "marbles-timeout").alignedDiagrams == ["-a--b--------c|", "-a--b----#"])
     }
 
-    @Test func everyMarbleDemoHasAChartAndEveryChartBelongsToAnExample() {
-        for slug in Catalogue.marblesOrder {
-            #expect(Catalogue.marbleChart(for: slug) != nil, "\(slug) has no chart")
+    /// Every example on a scheduler is time-based and draws; which others draw is declared.
+    /// (``CatalogueTests`` checks that each run draws exactly when `drawsMarbles` says so.)
+    @Test func everyTimeBasedExampleDrawsMarbles() {
+        for example in Catalogue.all where example.usesScheduler {
+            #expect(example.drawsMarbles, "\(example.slug) is on a scheduler but draws no marbles")
         }
-        for slug in Catalogue.marbleCharts.keys {
-            #expect(Catalogue.example(named: slug) != nil, "chart for unknown example \(slug)")
-        }
-    }
-
-    @Test func anExampleAboutATimeOperatorGetsThatOperatorsDemo() throws {
-        let debounce = Example("typing", title: "debounce", source: "test") { _ in }
-        let found = try #require(Catalogue.marbleChart(for: debounce))
-        #expect(found.slug == "marbles-debounce")
-        #expect(found.chart.description == Catalogue.marbleChart(for: "marbles-debounce")?.description)
-
-        let byOperator = Example("typing", title: "typing", source: "test", operators: ["Throttle"]) { _ in }
-        #expect(Catalogue.marbleChart(for: byOperator)?.slug == "marbles-throttle")
-        let timer = try #require(Catalogue.example(named: "reader-clock"))
-        #expect(Catalogue.marbleChart(for: timer)?.slug == "marbles-timer")
-
-        let own = try #require(Catalogue.example(named: "zip"))
-        #expect(Catalogue.marbleChart(for: own)?.slug == "zip")
-
-        let unrelated = Example("plain", title: "scan", source: "test", operators: ["collect"]) { _ in }
-        #expect(Catalogue.marbleChart(for: unrelated) == nil)
-
-        for (topic, slug) in Catalogue.marbleDemoByTopic {
-            #expect(Catalogue.marbleChart(for: slug) != nil, "\(topic) points at \(slug), which has no chart")
-        }
+        #expect(Catalogue.all.filter(\.drawsMarbles).count >= 40)
     }
 
     @Test func theChartShowsTheSameRunAsTheExamplesLog() throws {
         // The log says `c` left debounce at +0.8 s; the chart has it in frame 8.
-        let chart = try #require(Catalogue.marbleChart(for: "marbles-debounce"))
+        let chart = try Self.chart(of: "marbles-debounce")
         let output = MarbleChart.frames(of: chart.rows[1].diagram)
         #expect(output.firstIndex(of: "c") == 8)
-        #expect(ExpectedOutput.marbles["marbles-debounce"]?.contains("+0.8s  output  c") == true)
+        #expect(ExpectedOutput.bySlug["marbles-debounce"]?.prints.contains("+0.8s  output  c") == true)
+    }
+
+    /// Frames are the longest that every event time is a multiple of, so nothing is rounded.
+    @Test func theFrameFitsEveryEvent() throws {
+        #expect(try Self.chart(of: "ref-measure-interval").frameDuration == .milliseconds(250))
+        #expect(try Self.chart(of: "reader-clock").frameDuration == .seconds(10))
     }
 }

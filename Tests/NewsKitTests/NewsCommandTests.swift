@@ -20,7 +20,8 @@ struct NewsCommandTests {
         let result = Self.run([])
         #expect(result.code == 0)
         #expect(result.error.isEmpty)
-        #expect(result.output.hasPrefix("Hacker News — 20 newest stories, updated "))
+        // The snapshot's own time (its newest item's), not the time it was read.
+        #expect(result.output.hasPrefix("Hacker News — 20 newest stories, from a snapshot of 2024-11-22 09:20 UTC\n"))
         #expect(result.output.contains(" 1. Swift 6.3 released with improved Linux support\n"))
         #expect(result.output.contains("20. Type erasure in Swift, demystified\n"))
     }

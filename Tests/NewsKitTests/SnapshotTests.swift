@@ -71,7 +71,16 @@ struct SnapshotTests {
                https://swift.org
 
             """)
+        let snapshot = StoryListRenderer.render([story], freshness: .snapshot(Date(timeIntervalSince1970: 1_732_267_200)))
+        #expect(snapshot.hasPrefix("Hacker News — 1 newest story, from a snapshot of 2024-11-22 09:20 UTC\n"))
         #expect(StoryListRenderer.render([], keywords: ["NOSUCHWORD"], updated: Date()) == "No stories match \"NOSUCHWORD\".\n")
         #expect(StoryListRenderer.render([], updated: Date()) == "No stories.\n")
+    }
+
+    /// The bundled snapshot's time is its newest item's.
+    @Test func theSnapshotsTimeIsItsNewestItems() throws {
+        #expect(BundledSnapshot.time() == Date(timeIntervalSince1970: 1_732_267_200))
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        #expect(BundledSnapshot.time(of: empty) == nil)
     }
 }
