@@ -215,8 +215,8 @@ extension Subscribers {
             var current = state.load(ordering: .relaxed)
             while current & SinkPhase.mask != SinkPhase.terminal {
                 let desired = current & SinkPhase.readers == 0
-                    ? current | SinkPhase.terminal | SinkPhase.released
-                    : current | SinkPhase.terminal
+                    ? current & ~SinkPhase.mask | SinkPhase.terminal | SinkPhase.released
+                    : current & ~SinkPhase.mask | SinkPhase.terminal
                 let (exchanged, original) = state.compareExchange(
                     expected: current, desired: desired, ordering: .acquiringAndReleasing
                 )
@@ -287,14 +287,16 @@ extension Publisher where Failure == Never {
 @usableFromInline
 enum SinkPhase {
     /// No subscription yet.
-    @inlinable static var awaiting: UInt { 0 }
+    @inlinable static var awaiting: UInt { 1 }
     /// `receive(subscription:)` is storing the subscription.
-    @inlinable static var storing: UInt { 1 }
+    @inlinable static var storing: UInt { 2 }
     /// Connected; ``Subscribers/Sink/upstreamObject`` is the subscription (or `nil`).
-    @inlinable static var subscribed: UInt { 2 }
+    @inlinable static var subscribed: UInt { 3 }
     /// Completed or cancelled; the subscription has been handed to whoever made the transition.
-    /// Setting these two bits is how every phase moves here.
-    @inlinable static var terminal: UInt { 3 }
+    /// Clearing the phase bits is how every phase moves here. Zero, so that the last reader out of
+    /// an ended sink whose closures are still to be released leaves the whole word at zero, which
+    /// the processor reports with the subtraction itself: no extra comparison per value.
+    @inlinable static var terminal: UInt { 0 }
     /// The phase's bits.
     @inlinable static var mask: UInt { 3 }
     /// Set, in the terminal phase only, by whoever took on releasing the closures.
