@@ -8,9 +8,9 @@ enum ExpectedOutput {
         catalogue, usingCombinePatterns, usingCombineReference,
     ].reduce(into: [:]) { all, part in all.merge(part) { first, _ in first } }
 
-    /// Kodeco, Mastering iOS 14 and the marble demos: the first catalogue's entries and those
-    /// added since, in their own files.
-    static let catalogue: [String: String] = [firstCatalogue, kodeco, mastering, marbles]
+    /// Kodeco, Mastering iOS 14, the marble demos and the examples beyond the books: the first
+    /// catalogue's entries and those added since, in their own files.
+    static let catalogue: [String: String] = [firstCatalogue, kodeco, mastering, marbles, beyondTheBooks]
         .reduce(into: [:]) { all, part in all.merge(part) { first, _ in first } }
 
     /// The first catalogue: Kodeco, Mastering iOS 14 and the first *Using Combine* reference entries.
