@@ -47,6 +47,14 @@ final class SelfObservingModel {
     }
 }
 
+/// A model isolated to the main actor, as SwiftUI models usually are: its key paths carry no
+/// isolation, so it can be published (this file builds in the Swift 6 language mode).
+@MainActor
+@Observable
+final class MainActorTitleModel {
+    var title = "Untitled"
+}
+
 final class PublishedSearchModel: ObservableObject {
     @Published var query = ""
 }
@@ -146,6 +154,26 @@ struct ObservationPublisherTests {
         let bothArrived: @Sendable () -> Bool = { received.current.count == 2 }
         #expect(await eventually(bothArrived))
         #expect(received.current == ["Ada Lovelace", "Grace Hopper"])
+        cancellable.cancel()
+    }
+
+    @MainActor
+    @Test func aMainActorModelIsReadOnTheMainQueue() async {
+        let model = MainActorTitleModel()
+        let received = Locked<[String]>([])
+        let onMainQueue = Locked<[Bool]>([])
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        let cancellable = model.publisher(for: \.title, on: DispatchQueue.main).sink { title in
+            received.withLock { $0.append(title) }
+            onMainQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == true) }
+        }
+        model.title = "Draft"
+        model.title = "Final"
+        let arrived: @Sendable () -> Bool = { received.current.count == 2 }
+        #expect(await eventually(arrived))
+        #expect(received.current == ["Untitled", "Final"])
+        #expect(onMainQueue.current.last == true, "the change's read ran on the main queue")
         cancellable.cancel()
     }
 
