@@ -103,28 +103,9 @@ final class ObservableSignUpModel<S: Scheduler> {
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 struct ObservableSignUpForm: ScheduledExampleBody {
     func run<S: Scheduler>(_ context: ExampleContext<S>) {
-        let io = context.io
-        let scheduler = context.scheduler
-        let start = scheduler.now
-        let startDate = io.now()
-        let clock = { String(format: "+%.1fs", io.now().timeIntervalSince(startDate)) }
-        let model = ObservableSignUpModel(scheduler: scheduler)
-        let signupButton = SignUpButton(io: io, clock: clock)
-
-        let signupButtonCancellable = model.finalEmail
-            .map { $0 != nil }
-            .receive(on: scheduler)
-            .assign(to: \.isEnabled, on: signupButton)
-
-        for step in SignUpForm.script {
-            scheduler.schedule(after: start.advanced(by: .seconds(step.seconds))) {
-                io.print("\(clock())  \(step.field == 0 ? "initialEmail" : "repeatedEmail") = \"\(step.text)\"")
-                if step.field == 0 { model.initialEmail = step.text } else { model.repeatedEmail = step.text }
-            }
-        }
-        scheduler.schedule(after: start.advanced(by: .seconds(7))) {
-            signupButtonCancellable.cancel()
-            io.finish()
+        let model = ObservableSignUpModel(scheduler: context.scheduler)
+        SignUpForm.type(into: context, finalEmail: model.finalEmail) { field, text in
+            if field == 0 { model.initialEmail = text } else { model.repeatedEmail = text }
         }
     }
 }
