@@ -77,7 +77,7 @@ public struct ObservationPublisher<Object: AnyObject & Observable, Output, Conte
 
     /// The model, held weakly: `nil` once it has been released, and then a subscriber gets
     /// `finished` at once.
-    public private(set) weak var object: Object?
+    public weak let object: Object?
 
     /// The property read, on `object`.
     public let keyPath: KeyPath<Object, Output>
