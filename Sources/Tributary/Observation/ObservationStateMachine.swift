@@ -36,6 +36,13 @@ struct ObservationStateMachine<Output, Downstream, Reader> {
         case changed
         /// Cancelled, or finished because the model is gone.
         case ended
+
+        /// A pattern match rather than the synthesised `==`, which compares payloads.
+        @inlinable
+        var hasEnded: Bool {
+            if case .ended = self { return true }
+            return false
+        }
     }
 
     /// What a read that is about to begin should do.
@@ -156,7 +163,7 @@ struct ObservationStateMachine<Output, Downstream, Reader> {
     /// The subscriber asked for `more`.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Action {
-        guard tracking != .ended else { return .none }
+        guard !tracking.hasEnded else { return .none }
         demand += more
         return takeDeliveryOrRead()
     }
@@ -171,7 +178,7 @@ struct ObservationStateMachine<Output, Downstream, Reader> {
             self.downstream = nil
             return .finish(downstream)
         }
-        guard tracking != .ended else { return .none }
+        guard !tracking.hasEnded else { return .none }
         demand += more
         return takeDeliveryOrRead()
     }
@@ -179,7 +186,7 @@ struct ObservationStateMachine<Output, Downstream, Reader> {
     /// A read found the model gone.
     @inlinable
     mutating func modelGone() -> Action {
-        guard tracking != .ended else { return .none }
+        guard !tracking.hasEnded else { return .none }
         tracking = .ended
         held = nil
         reader = nil
@@ -210,7 +217,7 @@ struct ObservationStateMachine<Output, Downstream, Reader> {
     mutating func takeDeliveryOrRead() -> Action {
         let delivery = takeDelivery()
         if case .deliver = delivery { return delivery }
-        if tracking == .changed, demand > .none, let reader {
+        if case .changed = tracking, demand > .none, let reader {
             tracking = .readPending
             return .scheduleRead(reader)
         }
