@@ -134,7 +134,7 @@ let package = Package(
         // The books' examples: a catalogue library shared by the `examples` command and its tests.
         .target(
             name: "ExamplesCatalogue",
-            dependencies: [combineDependency, "CombineTesting", "NewsKit"],
+            dependencies: [combineDependency, "CombineTesting", "NewsKit", "Tributary"],
             swiftSettings: strict
         ),
         .executableTarget(

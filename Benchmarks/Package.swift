@@ -32,6 +32,7 @@ let package = Package(
             name: "TributaryBench",
             dependencies: [
                 .product(name: "Combine", package: rootPackage),
+                .product(name: "Tributary", package: rootPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TributaryBench",
@@ -59,7 +60,10 @@ let package = Package(
         // Outside `Benchmarks/` so that the benchmark plugin does not try to run it.
         .executableTarget(
             name: "TributaryProfile",
-            dependencies: [.product(name: "Combine", package: rootPackage)],
+            dependencies: [
+                .product(name: "Combine", package: rootPackage),
+                .product(name: "Tributary", package: rootPackage),
+            ],
             path: "Profile"
         ),
         // Peak memory of a receive(on:) burst and bytes per live subscription, one executable per

@@ -15,6 +15,7 @@
 
 import Combine
 import Foundation
+import Tributary
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +35,7 @@ final class Model: ObservableObject {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 4c 4d 4e 5a 5b 5c 6a 6b 6c 7 8 9 9b 10 12 13 14 15 flood flood-merge)")
+    print("usage: TributaryProfile WORKLOAD COUNT   (WORKLOAD: 1a 1b 2a 2b 2c 2d 2e 3a 3b 3c 4 4b 4c 4d 4e 5a 5b 5c 6a 6b 6c 7 8 9 9b 9c 9c-plain 10 12 13 14 15 flood flood-merge)")
     exit(1)
 }
 
@@ -191,6 +192,25 @@ func run(_ workload: String, _ count: Int) {
         willChange.cancel()
         values.cancel()
         blackHole(changes &+ sum)
+    case "9c":
+        let model = ObservableModel()
+        let scheduler = TurnScheduler()
+        var sum = 0
+        let values = model.publisher(for: \.count, on: scheduler).sink { sum &+= $0 }
+        for value in 0..<count {
+            model.count = value &+ 1
+            scheduler.drain()
+        }
+        values.cancel()
+        blackHole(sum)
+    case "9c-plain":
+        // Not a workload: 9c's plain baseline, the hand-written tracking loop, for comparison.
+        let loop = PlainObservationLoop(ObservableModel())
+        for value in 0..<count {
+            loop.model.count = value &+ 1
+            loop.drain()
+        }
+        blackHole(loop.sum)
     case "9b":
         let model = Model()
         var changes = 0

@@ -58,13 +58,15 @@ public enum Catalogue {
             kodecoRemaining,
             usingCombineThreads,
             marbles,
+            beyondTheBooks,
         ]
     }
 
     /// The books' order: *Using Combine* (its patterns, then its reference), Kodeco's *Combine:
-    /// Asynchronous Programming with Swift* (part 3, then part 4), *Mastering iOS 14* ch. 13.
+    /// Asynchronous Programming with Swift* (part 3, then part 4), *Mastering iOS 14* ch. 13; then
+    /// the examples that go beyond the books.
     static var bookOrder: [String] {
-        usingCombinePatternsOrder + usingCombineReferenceOrder + kodecoAndMasteringOrder
+        usingCombinePatternsOrder + usingCombineReferenceOrder + kodecoAndMasteringOrder + beyondTheBooksOrder
     }
 
     /// *Using Combine*'s reference section, in the book's order.

@@ -88,26 +88,38 @@ struct SignUpForm: ScheduledExampleBody {
     ]
 
     func run<S: Scheduler>(_ context: ExampleContext<S>) {
+        let model = SignUpModel(scheduler: context.scheduler)
+        Self.type(into: context, finalEmail: model.finalEmail) { field, text in
+            if field == 0 { model.initialEmail = text } else { model.repeatedEmail = text }
+        }
+    }
+
+    /// Plays ``script`` on the context's scheduler, setting each field with `setField` (0: the
+    /// first, 1: the repeated one), with the button following `finalEmail`; shared with the
+    /// `@Observable` version of the model.
+    static func type<S: Scheduler>(
+        into context: ExampleContext<S>, finalEmail: AnyPublisher<String?, Never>,
+        setField: @escaping (_ field: Int, _ text: String) -> Void
+    ) {
         let io = context.io
         let scheduler = context.scheduler
         let start = scheduler.now
         let startDate = io.now()
         let clock = { String(format: "+%.1fs", io.now().timeIntervalSince(startDate)) }
-        let model = SignUpModel(scheduler: scheduler)
         let signupButton = SignUpButton(io: io, clock: clock)
 
-        let signupButtonCancellable = model.finalEmail
+        let signupButtonCancellable = finalEmail
             .map { $0 != nil }
             .receive(on: scheduler)
             .drawn("signupButton.isEnabled", on: io, isOutput: true)
             .assign(to: \.isEnabled, on: signupButton)
 
-        for step in Self.script {
+        for step in script {
             scheduler.schedule(after: start.advanced(by: .seconds(step.seconds))) {
                 let field = step.field == 0 ? "initialEmail" : "repeatedEmail"
                 io.marbles.draw(field, value: "\"\(step.text)\"")
                 io.print("\(clock())  \(field) = \"\(step.text)\"")
-                if step.field == 0 { model.initialEmail = step.text } else { model.repeatedEmail = step.text }
+                setField(step.field, step.text)
             }
         }
         scheduler.schedule(after: start.advanced(by: .seconds(7))) {

@@ -46,7 +46,7 @@ struct Expected {
 /// each entry names the book's section and, where the example differs, what differs.
 enum ExpectedOutput {
     /// Every book's entries.
-    static let all: [Expected] = usingCombine + kodeco + masteringIOS14 + marbleDemos
+    static let all: [Expected] = usingCombine + kodeco + masteringIOS14 + marbleDemos + beyondTheBooks
 
     /// Slugs that have more than one entry: an error (``CatalogueTests`` fails on any), not an
     /// entry silently dropped.

@@ -2,6 +2,8 @@
 // under the same names, so the report shows how far above the floor each library is. Only the
 // rows whose work has an obvious library-free form are here:
 // - 2a: a value handed to a closure kept in an object (what a subject's send must do at least);
+// - 9c: an `@Observable` property set, then read again under `withObservationTracking` at the
+//   next turn (`PlainObservationLoop`: what any Combine bridge over Observation pays at least);
 // - 10: an `AsyncStream` consumed by one task, values yielded by the benchmark's thread;
 // - 11a, 11b: threads handing values to one closure under one lock (a send serialised by a lock);
 // - 12: one `DispatchQueue.async` per value on a serial queue, then a `sync` (what a
@@ -49,6 +51,17 @@ let benchmarks: @Sendable () -> Void = {
         for value in benchmark.scaledIterations { relay.send(value) }
         benchmark.stopMeasurement()
         blackHole(sum)
+    }
+
+    Benchmark("9c observable property set → sink", configuration: baselineConfiguration) { benchmark in
+        let loop = PlainObservationLoop(ObservableModel())
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            loop.model.count = value &+ 1
+            loop.drain()
+        }
+        benchmark.stopMeasurement()
+        blackHole(loop.sum)
     }
 
     Benchmark("10 values (async consumer)", configuration: baselineConfiguration) { benchmark in

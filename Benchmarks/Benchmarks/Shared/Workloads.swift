@@ -9,6 +9,7 @@ import Foundation
 import OpenCombine
 #else
 import Combine
+import Tributary
 #endif
 
 /// The allocation regression guard (`Scripts/check-thresholds`): a run may allocate at most 100
@@ -377,6 +378,29 @@ let benchmarks: @Sendable () -> Void = {
         willChange.cancel()
         blackHole(changes)
     }
+
+    // 9c. The same set on an `@Observable` model, published with Tributary's
+    // `publisher(for:on:)`: each change reports itself from its `willSet`, the read (which tracks
+    // the property again) runs on the scheduler's next turn, and the value goes to the sink.
+    #if OPENCOMBINE
+    print("OpenCombine 0.14.0 has no Observation bridge: workload 9c runs on Tributary only.")
+    #else
+    Benchmark("9c observable property set → sink", configuration: valueConfiguration) { benchmark in
+        let model = ObservableModel()
+        let scheduler = TurnScheduler()
+        var sum = 0
+        let values = model.publisher(for: \.count, on: scheduler).sink { sum &+= $0 }
+        benchmark.startMeasurement()
+        // `&+ 1`: an `@Observable` property assigned its current value reports no change.
+        for value in benchmark.scaledIterations {
+            model.count = value &+ 1
+            scheduler.drain()
+        }
+        benchmark.stopMeasurement()
+        values.cancel()
+        blackHole(sum)
+    }
+    #endif
 
     // 10. values: one task consuming a subject's values. A buffer that prefetches everything sits
     // in front, so no value is dropped while the consumer is between two `next()` calls.
