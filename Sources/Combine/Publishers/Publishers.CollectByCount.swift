@@ -132,11 +132,14 @@ extension Publishers.CollectByCount {
             let outermost = serialCalls.enter("collect(_:)")
             defer { serialCalls.leave(outermost) }
             // Every completion is passed on, as Apple's stage does, even after a cancel or an
-            // earlier completion; `finished` first flushes a partial batch.
+            // earlier completion. `finished` first flushes a partial batch, unless a cancel came
+            // first: the batch went with the cancel (it is only dropped here, where the upstream's
+            // calls are serialised), and `finished` is sent alone.
             done.store(true, ordering: .releasing)
-            _ = status.withLock { $0.terminate() }
+            // The subscription is let go of here, outside the lock and before the subscriber hears.
+            let wasSubscribed = status.withLock { $0.terminate() } != nil
             let rest = takeBatch()
-            if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
+            if wasSubscribed, case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
             downstream.receive(completion: completion)
         }
 

@@ -35,6 +35,17 @@ struct PublishersCollectByCountTests {
         #expect(up2.isCancelled)
     }
 
+    @Test func cancelDiscardsThePartialBatch() {
+        // Spec §12, §30: completions still go on after a cancel, but the batch being collected
+        // went with the cancel: a later `finished` is sent alone.
+        let (up, sub) = SingleOp.attach({ $0.collect(3) }, demand: .max(2))
+        #expect(up.send(1) == .none)
+        #expect(up.send(2) == .none)
+        sub.cancel()
+        up.send(completion: .finished)
+        #expect(SingleOp.events(sub) == ["subscription(CollectByCount)", "finished"])
+    }
+
     @Test func manyBatchesThenPartialBatchOnFinish() {
         let up = TestUpstream<Int, Never>()
         let sub = TrackingSubscriber<[Int], Never>(initialDemand: .unlimited)
