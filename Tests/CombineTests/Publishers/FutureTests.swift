@@ -141,6 +141,17 @@ struct FutureTests {
         #expect(byRequest.parent() == nil)
     }
 
+    @Test func mirrorShowsNoSuperclass() throws {
+        // Spec §28: `dump` shows the subscription's own children only; the differential harness
+        // found ours listing `super: Conduit`, the type-erased part it is a subclass of.
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        Future<Int, Never> { _ in }.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let mirror = Mirror(reflecting: subscription)
+        #expect(mirror.superclassMirror == nil)
+        #expect(mirror.children.map(\.label) == ["parent", "downstream", "hasAnyDemand", "subject"])
+    }
+
     /// A subscriber that is a value is let go of once served, with whatever it holds.
     @Test func servedValueSubscriberIsReleased() {
         final class Owner {}
