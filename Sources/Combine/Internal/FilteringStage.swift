@@ -89,8 +89,9 @@ protocol FilteringStrategy {
     /// throws, after which nothing more goes out here).
     static var gatesValuesAfterEnd: Bool { get }
 
-    /// The labelled children of the stage's mirror (none unless the operator names some).
-    func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)]
+    /// The labelled children of the stage's mirror (none unless the operator names some), given
+    /// the subscriber and where the stage stands with its upstream.
+    func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)]
 }
 
 extension FilteringStrategy {
@@ -119,7 +120,7 @@ extension FilteringStrategy {
     static var gatesValuesAfterEnd: Bool { true }
 
     @usableFromInline
-    func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [] }
+    func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [] }
 
     @inlinable
     mutating func takeFailure() -> Failure {
@@ -398,7 +399,10 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     var description: String { Strategy.operatorName }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: strategy.mirrorChildren(downstream: downstream)) }
+    var customMirror: Mirror {
+        let status = state.withLock { $0.status }
+        return Mirror(self, children: strategy.mirrorChildren(downstream: downstream, status: status))
+    }
 }
 
 /// A filtering stage lets go of its upstream's subscription exactly when it cancels it or is done
