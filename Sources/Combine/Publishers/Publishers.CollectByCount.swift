@@ -163,11 +163,13 @@ extension Publishers.CollectByCount {
         @usableFromInline var description: String { "CollectByCount" }
 
         /// Apple's children. The batch is read without the upstream's serialisation: this is for
-        /// debugging output only.
+        /// debugging output only. Once the stage has ended, the batch is shown empty: a cancel
+        /// discards it (it is dropped at the next completion, where the upstream's calls are
+        /// serialised), and a completion has flushed or dropped it.
         @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
-            let batch = slots.map { Array(UnsafeBufferPointer(start: $0, count: filled)) } ?? []
-            return ["downstream": downstream, "upstreamSubscription": status.withLock { $0.subscription } as Any,
-                    "buffer": batch, "count": count]
+            let subscription = status.withLock { $0.subscription }
+            let batch = subscription == nil ? [] : slots.map { Array(UnsafeBufferPointer(start: $0, count: filled)) } ?? []
+            return ["downstream": downstream, "upstreamSubscription": subscription as Any, "buffer": batch, "count": count]
         }
     }
 }

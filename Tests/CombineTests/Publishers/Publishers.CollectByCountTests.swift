@@ -41,7 +41,13 @@ struct PublishersCollectByCountTests {
         let (up, sub) = SingleOp.attach({ $0.collect(3) }, demand: .max(2))
         #expect(up.send(1) == .none)
         #expect(up.send(2) == .none)
+        let subscription = sub.subscription
+        func buffer() -> String? {
+            subscription.flatMap { Mirror(reflecting: $0).children.first { $0.label == "buffer" } }.map { "\($0.value)" }
+        }
+        #expect(buffer() == "[1, 2]")
         sub.cancel()
+        #expect(buffer() == "[]")
         up.send(completion: .finished)
         #expect(SingleOp.events(sub) == ["subscription(CollectByCount)", "finished"])
     }
