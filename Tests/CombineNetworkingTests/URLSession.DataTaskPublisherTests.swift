@@ -255,6 +255,29 @@ struct URLSessionDataTaskPublisherTests {
         session.invalidateAndCancel()
     }
 
+    /// Spec §28, §30: Apple's subscription shows `task` (none before the first request),
+    /// `downstream`, `parent` and `demand`; once cancelled it lets go of what it held.
+    @Test func subscriptionMirror() throws {
+        let session = URLSession(configuration: .ephemeral)
+        let publisher = session.dataTaskPublisher(for: URL(string: "http://127.0.0.1:9/never")!)
+        let subscriber = TrackingSubscriber<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+        publisher.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let mirror = Mirror(reflecting: subscription)
+        #expect(mirror.children.map(\.label) == ["task", "downstream", "parent", "demand"])
+        let values = Dictionary(uniqueKeysWithValues: mirror.children.map { ($0.label!, $0.value) })
+        #expect(values["task"].map { String(describing: $0) } == "nil")
+        #expect(values["demand"].map { String(describing: $0) } == "max(0)")
+        let parent = values["parent"].flatMap { Mirror(reflecting: $0).children.first?.value }
+        #expect((parent as? URLSession.DataTaskPublisher)?.request.url == publisher.request.url)
+        let downstream = values["downstream"].flatMap { Mirror(reflecting: $0).children.first?.value }
+        #expect((downstream as? any Subscriber)?.combineIdentifier == subscriber.combineIdentifier)
+        subscription.cancel()
+        let after = Mirror(reflecting: subscription).children.map { String(describing: $0.value) }
+        #expect(after == ["nil", "nil", "nil", "max(0)"])
+        session.invalidateAndCancel()
+    }
+
     static func runningTasks(of session: URLSession) async -> Int {
         await withCheckedContinuation { continuation in
             session.getAllTasks { tasks in

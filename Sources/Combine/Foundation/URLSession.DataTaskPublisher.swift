@@ -54,7 +54,7 @@ extension URLSession {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Inlinable, so that the subscriber is wrapped where its type is known and the
             // stages below this publisher run specialised code.
-            subscriber.receive(subscription: Inner(downstream: AnySubscriber(subscriber), request: request, session: session))
+            subscriber.receive(subscription: Inner(downstream: AnySubscriber(subscriber), parent: self))
         }
     }
 }
@@ -67,16 +67,20 @@ extension URLSession.DataTaskPublisher {
     {
         private struct State {
             var downstream: AnySubscriber<Output, Failure>?
-            var request: URLRequest?
-            var session: URLSession?
+            /// The publisher, until the task ends or the subscription is cancelled.
+            var parent: URLSession.DataTaskPublisher?
             var task: URLSessionDataTask?
+            /// What the subscriber has asked for and not received.
+            var demand = Subscribers.Demand.none
+            /// The task has been created (or is being created): later requests only resume it.
+            var started = false
         }
 
         private let state: LockedState<State>
 
         @usableFromInline
-        init(downstream: AnySubscriber<Output, Failure>, request: URLRequest, session: URLSession) {
-            state = LockedState(State(downstream: downstream, request: request, session: session))
+        init(downstream: AnySubscriber<Output, Failure>, parent: URLSession.DataTaskPublisher) {
+            state = LockedState(State(downstream: downstream, parent: parent))
         }
 
         @usableFromInline
@@ -87,11 +91,11 @@ extension URLSession.DataTaskPublisher {
             enum Step { case none, resume(URLSessionDataTask), create(URLRequest, URLSession) }
             let step = state.withLock { state -> Step in
                 guard state.downstream != nil else { return .none }
+                state.demand += demand
                 if let task = state.task { return .resume(task) }
-                guard let request = state.request, let session = state.session else { return .none }
-                state.request = nil
-                state.session = nil
-                return .create(request, session)
+                guard !state.started, let parent = state.parent else { return .none }
+                state.started = true
+                return .create(parent.request, parent.session)
             }
             switch step {
             case .none:
@@ -114,13 +118,13 @@ extension URLSession.DataTaskPublisher {
         }
 
         private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-            let downstream = state.withLock { state -> AnySubscriber<Output, Failure>? in
-                defer {
-                    state.downstream = nil
-                    state.task = nil
-                }
-                return state.downstream
+            let (downstream, parent) = state.withLock { state -> (AnySubscriber<Output, Failure>?, URLSession.DataTaskPublisher?) in
+                state.task = nil
+                // The value about to go out is served from the demand.
+                if state.downstream != nil, error == nil, response != nil { state.demand -= 1 }
+                return (state.downstream.take(), state.parent.take())
             }
+            withExtendedLifetime(parent) {}
             guard let downstream else { return }
             if let error {
                 downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
@@ -135,20 +139,26 @@ extension URLSession.DataTaskPublisher {
 
         @usableFromInline
         func cancel() {
-            let task = state.withLock { state -> URLSessionDataTask? in
-                defer {
-                    state.downstream = nil
-                    state.task = nil
-                    state.request = nil
-                    state.session = nil
-                }
-                return state.task
+            let (task, released) = state.withLock { state -> (URLSessionDataTask?, (AnySubscriber<Output, Failure>?, URLSession.DataTaskPublisher?)) in
+                defer { state.task = nil }
+                return (state.task, (state.downstream.take(), state.parent.take()))
             }
+            // What the subscription held is let go of outside the lock.
+            withExtendedLifetime(released) {}
             task?.cancel()
         }
 
         @usableFromInline
         var description: String { "DataTaskPublisher" }
+
+        /// Apple's children: the task (none before the first request), the subscriber and the
+        /// publisher (both `nil` once the task has ended or the subscription was cancelled), and
+        /// the demand not yet served.
+        @usableFromInline
+        var mirrorChildren: KeyValuePairs<String, Any> {
+            let (task, downstream, parent, demand) = state.withLock { ($0.task, $0.downstream, $0.parent, $0.demand) }
+            return ["task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand]
+        }
     }
 }
 // Sendable: a request (a value) and a session (thread-safe, itself Sendable).

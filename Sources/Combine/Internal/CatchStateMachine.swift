@@ -21,7 +21,8 @@ struct CatchStateMachine {
         /// Connected to the replacement publisher.
         case replacement(any Subscription)
         /// The subscriber cancelled after the switch: the replacement's values are still passed
-        /// on, its completions are not.
+        /// on, whatever the demand, its completions are not, and a further subscription from it
+        /// is cancelled.
         case replacementCancelled
         /// Completed.
         case terminal
@@ -106,7 +107,13 @@ struct CatchStateMachine {
     @inlinable
     mutating func replacementValue() -> ValueAction {
         switch phase {
-        case .replacement, .replacementCancelled: return take()
+        case .replacement: return take()
+        case .replacementCancelled:
+            // After the subscriber's cancel Apple's stage still forwards the replacement's values
+            // but no longer holds them to the demand: one that comes with none left is delivered,
+            // not a violation (spec §17).
+            if demand > 0 { demand -= 1 }
+            return .deliver
         default: return .ignore
         }
     }

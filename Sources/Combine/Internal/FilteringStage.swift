@@ -56,10 +56,10 @@ protocol FilteringStrategy {
     /// Converts an upstream failure to the operator's failure type.
     static func convert(_ failure: UpstreamFailure) -> Failure
 
-    /// Whether a value or a completion that arrives before the upstream's subscription stops the
-    /// process, as Apple's filter-like family does (`tryFilter`, `tryCompactMap`,
-    /// `prefix(while:)`, `removeDuplicates` and their `try` forms). The other users of the stage
-    /// handle such events as usual.
+    /// Whether a value, a completion or a request that arrives before the upstream's
+    /// subscription stops the process, as Apple's filter-like family does (`tryFilter`,
+    /// `tryCompactMap`, `prefix(while:)`, `removeDuplicates` and their `try` forms). The other
+    /// users of the stage handle such events as usual.
     static var trapsBeforeSubscription: Bool { get }
 
     /// Whether the stage ignores a value or a completion that arrives before the upstream's
@@ -89,8 +89,9 @@ protocol FilteringStrategy {
     /// throws, after which nothing more goes out here).
     static var gatesValuesAfterEnd: Bool { get }
 
-    /// The labelled children of the stage's mirror (none unless the operator names some).
-    func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)]
+    /// The labelled children of the stage's mirror (none unless the operator names some), given
+    /// the subscriber and where the stage stands with its upstream.
+    func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)]
 }
 
 extension FilteringStrategy {
@@ -119,7 +120,7 @@ extension FilteringStrategy {
     static var gatesValuesAfterEnd: Bool { true }
 
     @usableFromInline
-    func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [] }
+    func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [] }
 
     @inlinable
     mutating func takeFailure() -> Failure {
@@ -329,7 +330,11 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     // MARK: Subscription (downstream side)
 
     @usableFromInline
-    enum RequestAction { case none, forward(any Subscription, Subscribers.Demand), deliver(Strategy.Output) }
+    enum RequestAction {
+        case none, forward(any Subscription, Subscribers.Demand), deliver(Strategy.Output)
+        /// A request before the upstream's subscription, which the filter-like family traps on.
+        case early
+    }
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
@@ -340,7 +345,13 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
                 state.status = .terminal
                 return .deliver(pending)
             }
-            guard case .subscribed(let upstream) = state.status else { return .none }
+            guard case .subscribed(let upstream) = state.status else {
+                // Reaching this object as a subscription before it was handed downstream is
+                // misuse the filter-like family traps on, as Apple's does (spec §10 rule 1); after
+                // a cancel, the request is simply ignored.
+                if Strategy.trapsBeforeSubscription, case .awaitingSubscription = state.status { return .early }
+                return .none
+            }
             state.hasDemand = true
             var total = demand
             if state.extraDemand > 0 {
@@ -352,6 +363,8 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
         switch action {
         case .none:
             return
+        case .early:
+            APIViolation.eventBeforeSubscription(Strategy.operatorName, "a request")
         case .forward(let upstream, let total):
             upstream.request(total)
         case .deliver(let value):
@@ -386,7 +399,10 @@ where Downstream.Input == Strategy.Output, Downstream.Failure == Strategy.Failur
     var description: String { Strategy.operatorName }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: strategy.mirrorChildren(downstream: downstream)) }
+    var customMirror: Mirror {
+        let status = state.withLock { $0.status }
+        return Mirror(self, children: strategy.mirrorChildren(downstream: downstream, status: status))
+    }
 }
 
 /// A filtering stage lets go of its upstream's subscription exactly when it cancels it or is done

@@ -12,8 +12,11 @@ extension ReflectsAsOperator {
     @usableFromInline
     var mirrorChildren: KeyValuePairs<String, Any> { [:] }
 
+    /// The children alone: a superclass the type happens to have (`Future`'s subscription is a
+    /// subclass of its type-erased part) is an implementation detail that `dump` would otherwise
+    /// list as `super:` with its stored properties.
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: mirrorChildren) }
+    var customMirror: Mirror { Mirror(self, children: mirrorChildren, ancestorRepresentation: .suppressed) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

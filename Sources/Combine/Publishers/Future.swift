@@ -94,13 +94,14 @@ extension Future {
                 self.parent = parent
             }
 
-            /// Claims the subscriber when the result can go out now, and returns the result.
+            /// Claims the subscriber when the result can go out now, and returns the result. The
+            /// future stays `parent` until the delivery is over (``Conduit/handOver(_:)``), so that
+            /// the mirror shows it meanwhile, as Apple's does.
             @inlinable
             mutating func takeIfDeliverable() -> Result<Output, Failure>? {
                 guard ready, live, let result else { return nil }
                 if case .success = result, !hasDemand { return nil }
                 live = false
-                parent = nil
                 return result
             }
         }
@@ -138,7 +139,7 @@ extension Future {
                 if let known, state.result == nil { state.result = known }
                 return state.takeIfDeliverable()
             }
-            if let result { deliverHook(self, result) }
+            if let result { handOver(result) }
         }
 
         @inlinable
@@ -148,7 +149,7 @@ extension Future {
                 state.result = result
                 return state.takeIfDeliverable()
             }
-            if let deliverable { deliverHook(self, deliverable) }
+            if let deliverable { handOver(deliverable) }
         }
 
         @inlinable
@@ -163,7 +164,16 @@ extension Future {
                 state.hasDemand = true
                 return state.takeIfDeliverable()
             }
-            if let result { deliverHook(self, result) }
+            if let result { handOver(result) }
+        }
+
+        /// Hands `result` to the subscriber this call claimed, then lets go of the future. (Apple
+        /// keeps the future after a delivery that a request set off: a leak, not copied.)
+        @inlinable
+        final func handOver(_ result: Result<Output, Failure>) {
+            deliverHook(self, result)
+            let parent = state.withLock { $0.parent.take() }
+            withExtendedLifetime(parent) {}
         }
 
         @inlinable
@@ -187,7 +197,8 @@ extension Future {
         final var description: String { "Future" }
 
         /// Apple's shape: `parent` and `downstream` are `nil` once the result has gone out or the
-        /// subscription was cancelled.
+        /// subscription was cancelled; while the result is being delivered, `parent` is still
+        /// the future and `downstream` is already `nil`.
         @usableFromInline
         final var mirrorChildren: KeyValuePairs<String, Any> {
             let (parent, downstream, hasDemand) = state.withLock {

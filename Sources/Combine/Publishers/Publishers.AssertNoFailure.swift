@@ -52,9 +52,11 @@ extension Publisher {
     /// ```
     ///
     /// The fatal error's message is `"<prefix> Unexpected failure: <error>"` (no leading space
-    /// without a prefix), reported at `file` and `line`.
+    /// without a prefix), reported at `file` and `line`. `file` defaults to the caller's full
+    /// path, as Apple's `#file` does (Apple's module is built in the Swift 5 language mode, where
+    /// `#file` is the path; in this Swift 6 module `#file` would be the shorter file ID).
     @inlinable
-    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
+    public func assertNoFailure(_ prefix: String = "", file: StaticString = #filePath, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
     }
 }

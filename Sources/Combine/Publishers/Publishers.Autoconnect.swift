@@ -8,7 +8,11 @@ extension Publishers {
     /// end with a completion (rather than a cancel) still count as attached, so a finished
     /// upstream is not connected a second time by a late subscriber. As with Apple's, every
     /// `cancel()` call on a subscription counts one subscriber gone, so a subscription cancelled
-    /// twice can disconnect while another subscriber is still attached.
+    /// twice can disconnect while another subscriber is still attached, and a subscriber that
+    /// attaches from inside the first one's `receive(subscription:)` makes it connect a second
+    /// time, nested, before the first subscriber's connection is made; that connection, made
+    /// last, replaces the nested one (which, unlike Apple's, is cancelled) and counts as one
+    /// subscriber.
     public class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
         /// The values of the connectable upstream, which is connected when the first subscriber arrives.
         public typealias Output = Upstream.Output
@@ -38,13 +42,20 @@ extension Publishers {
         public final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // Counted before subscribing, so a subscriber that cancels at once (inside
             // `receive(subscription:)`) is uncounted again rather than left counted forever.
-            let mustConnect = state.withLock { $0.subscriberAdded() }
+            let mustConnect = state.withLock { $0.subscriberAdded(on: currentThreadToken()) }
             upstream.subscribe(Inner(downstream: subscriber, parent: self))
             guard mustConnect else { return }
+            connect()
+        }
+
+        /// Connects the upstream and records the connection; cancels whichever connection is
+        /// no longer wanted. Inlinable although it runs once per connection: a connection made
+        /// in unspecialised code (a multicast's subject subscribing to its upstream) would run
+        /// every value through the upstream unspecialised.
+        @inlinable
+        final func connect() {
             let connection = upstream.connect()
-            if state.withLock({ $0.connectionMade(connection) }) {
-                connection.cancel()
-            }
+            state.withLock { $0.connectionMade(connection) }?.cancel()
         }
 
         @inlinable
@@ -72,51 +83,94 @@ extension ConnectablePublisher {
 extension Publishers.Autoconnect {
     /// The connection's state as a pure value: how many subscribers are attached and whether
     /// the upstream is connected.
+    ///
+    /// It follows Apple's rules: subscribers that attach while connected are counted; every
+    /// cancel uncounts one, and the one that leaves none disconnects; a subscriber that attaches
+    /// from inside the attach of the subscriber that is connecting (its `receive(subscription:)`)
+    /// connects again, nested, and the outer connection, recorded last, replaces the nested one,
+    /// counted once (spec §5). Two things Apple leaves behind are not copied (spec §2b): the
+    /// replaced connection is cancelled rather than dropped, and a subscriber that cancels while
+    /// its own connection is being made is counted out of it, so that `connect()` returning into
+    /// an empty count disconnects at once rather than staying connected for nobody. A subscriber
+    /// that attaches from another thread while a connection is being made joins it instead of
+    /// connecting a second time.
     @usableFromInline
     struct StateMachine {
         @usableFromInline
         enum Connection {
             case disconnected
-            /// `connect()` is running on some thread.
-            case connecting
-            case connected(any Cancellable)
+            /// `connect()` is running on the thread `thread`; `subscribers` have attached to this
+            /// connection since it started (its own subscriber included), less those that
+            /// cancelled.
+            case connecting(thread: UInt, subscribers: Int)
+            case connected(subscribers: Int, any Cancellable)
         }
 
-        @usableFromInline var subscribers = 0
         @usableFromInline var connection: Connection = .disconnected
 
         @inlinable
         init() {}
 
-        /// A subscriber attached: whether the caller must connect.
+        /// A subscriber attached on the thread `thread`: whether the caller must connect.
         @inlinable
-        mutating func subscriberAdded() -> Bool {
-            subscribers += 1
-            guard case .disconnected = connection else { return false }
-            connection = .connecting
-            return true
+        mutating func subscriberAdded(on thread: UInt) -> Bool {
+            switch connection {
+            case .disconnected:
+                connection = .connecting(thread: thread, subscribers: 1)
+                return true
+            case .connecting(let connecting, let subscribers):
+                // Nested in the connecting subscriber's attach, Apple's parent connects again;
+                // from another thread, the subscriber joins the connection under way.
+                if connecting == thread { return true }
+                connection = .connecting(thread: connecting, subscribers: subscribers + 1)
+                return false
+            case .connected(let subscribers, let cancellable):
+                connection = .connected(subscribers: subscribers + 1, cancellable)
+                return false
+            }
         }
 
-        /// `connect()` returned: whether the connection is unwanted (every subscriber cancelled
-        /// meanwhile) and must be cancelled by the caller.
+        /// `connect()` returned `cancellable`: the connection the caller must cancel, if one is
+        /// no longer wanted (this one, if every subscriber it was made for cancelled meanwhile, or
+        /// the nested one it replaces).
         @inlinable
-        mutating func connectionMade(_ cancellable: any Cancellable) -> Bool {
-            guard case .connecting = connection else { return true }
-            if subscribers == 0 {
-                connection = .disconnected
-                return true
+        mutating func connectionMade(_ cancellable: any Cancellable) -> (any Cancellable)? {
+            switch connection {
+            case .connecting(_, let subscribers):
+                guard subscribers > 0 else {
+                    connection = .disconnected
+                    return cancellable
+                }
+                connection = .connected(subscribers: subscribers, cancellable)
+                return nil
+            case .connected(let subscribers, let replaced):
+                connection = .connected(subscribers: subscribers, cancellable)
+                return replaced
+            case .disconnected:
+                // A nested connection was recorded and then disconnected by a cancel: as Apple's,
+                // the outer one is kept for the subscriber still attached.
+                connection = .connected(subscribers: 1, cancellable)
+                return nil
             }
-            connection = .connected(cancellable)
-            return false
         }
 
         /// A subscriber cancelled: the connection to cancel if it was the last one.
         @inlinable
         mutating func subscriberRemoved() -> (any Cancellable)? {
-            subscribers = Swift.max(0, subscribers - 1)
-            guard subscribers == 0, case .connected(let cancellable) = connection else { return nil }
-            connection = .disconnected
-            return cancellable
+            switch connection {
+            case .disconnected:
+                return nil
+            case .connecting(let thread, let subscribers):
+                connection = .connecting(thread: thread, subscribers: subscribers - 1)
+                return nil
+            case .connected(let subscribers, let cancellable):
+                guard subscribers <= 1 else {
+                    connection = .connected(subscribers: subscribers - 1, cancellable)
+                    return nil
+                }
+                connection = .disconnected
+                return cancellable
+            }
         }
     }
 
@@ -127,8 +181,11 @@ extension Publishers.Autoconnect {
     /// The subscriber is held here and not by the link, so the usual cycle (the subscriber keeps
     /// its subscription) does not keep it alive: once the upstream lets go of this stage (the
     /// multicast stage does at a cancel or a completion), the subscriber goes too, as Apple's.
+    ///
+    /// It shows itself as Apple's does: `Autoconnect`, with the publisher and the subscriber as
+    /// mirror children.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber
+    final class Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -155,6 +212,12 @@ extension Publishers.Autoconnect {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             downstream.receive(completion: completion)
+        }
+
+        @usableFromInline var description: String { "Autoconnect" }
+
+        @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
+            ["parent": parent, "downstream": downstream]
         }
     }
 

@@ -132,11 +132,14 @@ extension Publishers.CollectByCount {
             let outermost = serialCalls.enter("collect(_:)")
             defer { serialCalls.leave(outermost) }
             // Every completion is passed on, as Apple's stage does, even after a cancel or an
-            // earlier completion; `finished` first flushes a partial batch.
+            // earlier completion. `finished` first flushes a partial batch, unless a cancel came
+            // first: the batch went with the cancel (it is only dropped here, where the upstream's
+            // calls are serialised), and `finished` is sent alone.
             done.store(true, ordering: .releasing)
-            _ = status.withLock { $0.terminate() }
+            // The subscription is let go of here, outside the lock and before the subscriber hears.
+            let wasSubscribed = status.withLock { $0.terminate() } != nil
             let rest = takeBatch()
-            if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
+            if wasSubscribed, case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
             downstream.receive(completion: completion)
         }
 
@@ -160,11 +163,13 @@ extension Publishers.CollectByCount {
         @usableFromInline var description: String { "CollectByCount" }
 
         /// Apple's children. The batch is read without the upstream's serialisation: this is for
-        /// debugging output only.
+        /// debugging output only. Once the stage has ended, the batch is shown empty: a cancel
+        /// discards it (it is dropped at the next completion, where the upstream's calls are
+        /// serialised), and a completion has flushed or dropped it.
         @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
-            let batch = slots.map { Array(UnsafeBufferPointer(start: $0, count: filled)) } ?? []
-            return ["downstream": downstream, "upstreamSubscription": status.withLock { $0.subscription } as Any,
-                    "buffer": batch, "count": count]
+            let subscription = status.withLock { $0.subscription }
+            let batch = subscription == nil ? [] : slots.map { Array(UnsafeBufferPointer(start: $0, count: filled)) } ?? []
+            return ["downstream": downstream, "upstreamSubscription": subscription as Any, "buffer": batch, "count": count]
         }
     }
 }

@@ -131,7 +131,7 @@ extension Publishers.TryFilter {
         @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
 
         @usableFromInline
-        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
+        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

@@ -182,10 +182,13 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func requestNow(_ demand: Subscribers.Demand) {
-            // Apple accepts request(.none) here and forwards it unchanged upstream.
-            guard !isCancelled, let upstream = state.withLock({ $0.status.subscription }) else { return }
+            // Apple accepts request(.none) here and forwards it unchanged upstream. A request made
+            // before the upstream's subscription arrived is reported, not forwarded, and is no
+            // misuse here (spec §10.1).
+            guard !isCancelled else { return }
+            let upstream = state.withLock { $0.status.subscription }
             receiveRequest?(demand)
-            upstream.request(demand)
+            upstream?.request(demand)
         }
 
         @usableFromInline

@@ -109,8 +109,8 @@ extension Publishers.Multicast {
 
     /// One subscriber's stage between the subject and the subscriber. As Apple's, it returns
     /// `.none` for every value and asks the subject's subscription for the subscriber's answer,
-    /// ignores extra subscriptions and `request(.none)`, and lets go of the subscriber on cancel
-    /// and on completion.
+    /// cancels extra subscriptions, ignores `request(.none)`, and lets go of the subscriber on
+    /// cancel and on completion.
     ///
     /// A value reaches the subscriber without the mutex, through ``gate``: one atomic word whose
     /// lowest bit says the stage is open (subscribed, neither cancelled nor completed) and whose
@@ -167,7 +167,10 @@ extension Publishers.Multicast {
                 gate.bitwiseOr(open, ordering: .releasing)
                 return self.downstream
             }
-            downstream?.receive(subscription: self)
+            // Any other subscription (a second one, or one after a cancel or the completion) is
+            // cancelled, as Apple's stage does (spec §18).
+            guard let downstream else { return subscription.cancel() }
+            downstream.receive(subscription: self)
         }
 
         @inlinable

@@ -76,7 +76,7 @@ extension Publishers.PrefixWhile {
         @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
 
         @usableFromInline
-        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
+        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
@@ -106,7 +106,7 @@ extension Publishers.TryPrefixWhile {
         @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
 
         @usableFromInline
-        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
+        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

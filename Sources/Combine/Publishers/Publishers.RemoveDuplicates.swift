@@ -78,7 +78,7 @@ extension Publishers.RemoveDuplicates {
         @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
 
         @usableFromInline
-        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
+        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] {
             [("downstream", downstream), ("last", last as Any)]
         }
 
@@ -114,7 +114,7 @@ extension Publishers.TryRemoveDuplicates {
         @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
 
         @usableFromInline
-        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
+        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] {
             [("downstream", downstream), ("last", last as Any)]
         }
 

@@ -136,9 +136,9 @@ extension Publishers.TryScan {
         @inlinable static var ignoresCancelBeforeSubscription: Bool { true }
 
         @usableFromInline
-        func mirrorChildren(downstream: Any) -> [(label: String?, value: Any)] {
-            // Apple's children; the stage's status is not the strategy's to show, so it is blank.
-            [("downstream", downstream), ("status", ""), ("result", accumulator)]
+        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] {
+            // Apple's children.
+            [("downstream", downstream), ("status", status), ("result", accumulator)]
         }
 
         @inlinable

@@ -339,8 +339,15 @@ extension Publishers.Sequence {
             finished.pointee.load(ordering: .acquiring) ? "Sequence" : String(describing: body.pointee.sequence)
         }
 
+        /// Apple's one child, `sequence`, empty once the subscription has finished or been
+        /// cancelled. Nothing of the `ManagedBuffer` it is laid out in shows (`dump` would list
+        /// the superclass with its pointers and closures).
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["sequence": body.pointee.sequence]) }
+        var customMirror: Mirror {
+            let sequence: Any =
+                finished.pointee.load(ordering: .acquiring) ? [Elements.Element]() : body.pointee.sequence
+            return Mirror(self, children: ["sequence": sequence], ancestorRepresentation: .suppressed)
+        }
 
         @usableFromInline
         var playgroundDescription: Any { description }

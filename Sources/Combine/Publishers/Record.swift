@@ -257,8 +257,11 @@ extension Record {
             state.withLock { $0.downstream == nil } ? "Cancelled Events" : String(describing: recording.output)
         }
 
+        /// Apple's children: the recorded values, empty once the subscription has finished or been
+        /// cancelled (nothing is left to deliver), and the completion.
         @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
-            ["sequence": recording.output, "completion": recording.completion]
+            let ended = state.withLock { $0.downstream == nil }
+            return ["sequence": ended ? [] : recording.output, "completion": recording.completion]
         }
     }
 }

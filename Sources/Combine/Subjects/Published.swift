@@ -18,14 +18,16 @@ import TributaryLocks
 /// `@Published` is only available on properties of classes, as on Apple's platforms.
 @propertyWrapper
 public struct Published<Value> {
+    /// The property's value and subscribers: the published subject every subscriber of
+    /// `$property` is attached to.
     @usableFromInline
-    var storage: Storage
+    var storage: PublishedSubject<Value>
 
     /// Makes the property with its initial value; written by the compiler for
     /// `@Published var x = value`.
     @inlinable
     public init(wrappedValue: Value) {
-        storage = Storage(wrappedValue)
+        storage = PublishedSubject(wrappedValue)
     }
 
     /// Makes the property with its initial value. Prefer `@Published var x = value`.
@@ -42,10 +44,12 @@ public struct Published<Value> {
     }
 
     /// The publisher of the property's values, `$property`. It is settable so that
-    /// `assign(to: &$property)` can attach a stream to it.
+    /// `assign(to: &$property)` can attach a stream to it; setting it to another property's
+    /// publisher (`a.$value = b.$value`) changes nothing, neither the value nor the subscribers,
+    /// as on Apple's platforms.
     public var projectedValue: Publisher {
         mutating get { Publisher(storage: storage) }
-        set { storage = newValue.storage }
+        set {}
     }
 
     /// Reads and writes the property of a class instance; writing publishes first.
@@ -72,10 +76,10 @@ extension Published {
         public typealias Failure = Never
 
         @usableFromInline
-        let storage: Storage
+        let storage: PublishedSubject<Value>
 
         @inlinable
-        init(storage: Storage) {
+        init(storage: PublishedSubject<Value>) {
             self.storage = storage
         }
 
@@ -83,8 +87,8 @@ extension Published {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Value == S.Input, S.Failure == Never {
             // Through `subscribe(_:)`, like every operator's attach, so that an enabled
-            // `_Introspection` handler sees it under the name Apple's shows.
-            PublishedSubject(storage: storage).subscribe(subscriber)
+            // `_Introspection` handler sees the subject's attach too, under Apple's name.
+            storage.subscribe(subscriber)
         }
     }
 }
@@ -110,55 +114,58 @@ extension Publisher where Failure == Never {
     }
 }
 
-extension Published {
-    /// The shared state behind one `@Published` property: the value, its subscribers, the
-    /// enclosing object's `objectWillChange` publisher once someone has asked for it (kept by the
-    /// superclass, which does not depend on `Value`), and the subscriptions made by
-    /// `assign(to:)`, which die with it.
+/// The shared state behind one `@Published` property, and the publisher `$property` attaches its
+/// subscribers to (as Apple's, whose subscriptions name it as their `parent` and `subject`): the
+/// value, its subscribers, the enclosing object's `objectWillChange` publisher once someone has
+/// asked for it (kept by the superclass, which does not depend on `Value`), and the subscriptions
+/// made by `assign(to:)`, which die with it.
+@usableFromInline
+final class PublishedSubject<Value>: PublishedObjectWillChangeSlot, Publisher, @unchecked Sendable {
+    // @unchecked Sendable: the value and the subscribers are in `dispatcher`, which guards
+    // them; `objectWillChange` is an atomic reference, set at most once.
+
+    @usableFromInline typealias Output = Value
+    @usableFromInline typealias Failure = Never
+
     @usableFromInline
-    final class Storage: PublishedObjectWillChangeSlot, @unchecked Sendable {
-        // @unchecked Sendable: the value and the subscribers are in `dispatcher`, which guards
-        // them; `objectWillChange` is an atomic reference, set at most once.
+    typealias Dispatcher = SubjectDispatcher<Value, Never, [AnyCancellable]>
 
-        @usableFromInline
-        typealias Dispatcher = SubjectDispatcher<Value, Never, [AnyCancellable]>
+    /// The subscribers, and the value, kept outside the mutex and stored after each delivery
+    /// (`willSet` order), like a CurrentValueSubject's. The mutex guards the subscriptions
+    /// made by `assign(to:)`.
+    @usableFromInline
+    let dispatcher: Dispatcher
 
-        /// The subscribers, and the value, kept outside the mutex and stored after each delivery
-        /// (`willSet` order), like a CurrentValueSubject's. The mutex guards the subscriptions
-        /// made by `assign(to:)`.
-        @usableFromInline
-        let dispatcher: Dispatcher
+    @inlinable
+    init(_ value: Value) {
+        dispatcher = Dispatcher(
+            [], name: "PublishedSubject", sendsWithoutLock: true, currentValue: value,
+            storesAfterDelivery: true
+        ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
+        super.init()
+    }
 
-        @inlinable
-        init(_ value: Value) {
-            dispatcher = Dispatcher(
-                [], name: "PublishedSubject", sendsWithoutLock: true, currentValue: value,
-                storesAfterDelivery: true
-            ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
-            super.init()
-        }
+    @inlinable
+    var currentValue: Value {
+        dispatcher.readCurrent()
+    }
 
-        @inlinable
-        var currentValue: Value {
-            dispatcher.readCurrent()
-        }
+    /// `objectWillChange` first, then the subscribers, then the stored value (willSet order).
+    @inlinable
+    func publish(_ value: Value) {
+        objectWillChange.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.send() }
+        dispatcher.sendThenStore(value)
+    }
 
-        /// `objectWillChange` first, then the subscribers, then the stored value (willSet order).
-        @inlinable
-        func publish(_ value: Value) {
-            objectWillChange.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.send() }
-            dispatcher.sendThenStore(value)
-        }
+    /// Attaches `subscriber`; it receives the current value on its first demand, then changes.
+    @inlinable
+    final func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        dispatcher.subscribe(subscriber, parent: self)
+    }
 
-        @inlinable
-        func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            dispatcher.subscribe(subscriber, parent: self)
-        }
-
-        @usableFromInline
-        func keep(_ assignment: AnyCancellable) {
-            dispatcher.state.withLock { $0.extra.append(assignment) }
-        }
+    @usableFromInline
+    func keep(_ assignment: AnyCancellable) {
+        dispatcher.state.withLock { $0.extra.append(assignment) }
     }
 }
 
@@ -208,25 +215,3 @@ class PublishedObjectWillChangeSlot {
 protocol ObservableObjectPublishedField {}
 
 extension Published: ObservableObjectPublishedField {}
-
-/// The inner publisher a `$property` publisher attaches its subscribers to, named as Apple's:
-/// an enabled `_Introspection` handler reports that second attach as `PublishedSubject<Value>`.
-/// It only carries the property's storage, which takes the subscriber.
-@usableFromInline
-struct PublishedSubject<Value>: Publisher {
-    @usableFromInline typealias Output = Value
-    @usableFromInline typealias Failure = Never
-
-    @usableFromInline
-    let storage: Published<Value>.Storage
-
-    @inlinable
-    init(storage: Published<Value>.Storage) {
-        self.storage = storage
-    }
-
-    @inlinable
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-        storage.receive(subscriber: subscriber)
-    }
-}

@@ -89,6 +89,14 @@ struct AssertNoFailureTests {
         #expect(publisher.upstream == EquatableUpstream(id: 1))
     }
 
+    @Test func fileDefaultsToTheCallersFullPath() {
+        // As Apple's `#file`, which its Swift 5 module spells out as the full path; in a Swift 6
+        // module `#file` is only the file ID (`CombineTests/Publishers.AssertNoFailureTests.swift`),
+        // and the differential harness found the two differ in the stage's mirror.
+        let publisher = EquatableUpstream(id: 1).assertNoFailure()
+        #expect("\(publisher.file)" == #filePath)
+    }
+
     @Test func reflection() throws {
         let upstream = CapturingUpstream<Int, Never>()
         upstream.assertNoFailure("p").subscribe(TrackingSubscriber<Int, Never>())

@@ -39,6 +39,54 @@ private final class HandingConnectable: ConnectablePublisher, @unchecked Sendabl
     func connect() -> any Cancellable { AnyCancellable {} }
 }
 
+/// A connectable publisher whose connections are objects of their own (not `AnyCancellable`,
+/// which cancels itself when released), each logging its connect and its cancels.
+private final class LoggingConnectable: ConnectablePublisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    final class Connection: Cancellable {
+        let number: Int
+        let owner: LoggingConnectable
+        init(number: Int, owner: LoggingConnectable) {
+            self.number = number
+            self.owner = owner
+        }
+        func cancel() { owner.log.append("disconnect#\(number)") }
+    }
+
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Locked<[String]>([])
+    private var connections = 0
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subject.subscribe(subscriber)
+    }
+
+    func connect() -> any Cancellable {
+        connections += 1
+        log.append("connect#\(connections)")
+        return Connection(number: connections, owner: self)
+    }
+}
+
+/// A subscriber that runs `onSubscription` from inside its first `receive(subscription:)`.
+private final class NestingSubscriber: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    var onSubscription: (() -> Void)?
+    var subscription: (any Subscription)?
+    init(onSubscription: @escaping () -> Void) { self.onSubscription = onSubscription }
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        let body = onSubscription
+        onSubscription = nil
+        body?()
+    }
+    func receive(_ input: Int) -> Subscribers.Demand { .none }
+    func receive(completion: Subscribers.Completion<Never>) {}
+}
+
 @Suite("Publishers.Autoconnect")
 struct AutoconnectTests {
     @Test func connectsOnFirstSubscriberOnly() {
@@ -108,6 +156,41 @@ struct AutoconnectTests {
         #expect(upstream.connects == 2)
         next.cancel()
         #expect(upstream.disconnects == 2)
+    }
+
+    @Test func aSubscriberAttachedFromTheFirstOnesSubscriptionConnectsAgainNestedFirst() {
+        // Spec §5, §30: the first subscriber's `receive(subscription:)` subscribes a second one
+        // before the first connection is recorded. Apple's parent connects for each, the nested
+        // call first, and keeps the outer connection; the first cancel disconnects it, the second
+        // does nothing. (Ours also cancels the superseded connection, which Apple drops.)
+        let upstream = LoggingConnectable()
+        let auto = upstream.autoconnect()
+        let second = TrackingSubscriber<Int, Never>()
+        let first = NestingSubscriber { auto.subscribe(second) }
+        auto.subscribe(first)
+        #expect(upstream.log.current == ["connect#1", "connect#2", "disconnect#1"])
+        first.subscription?.cancel()
+        #expect(upstream.log.current == ["connect#1", "connect#2", "disconnect#1", "disconnect#2"])
+        second.cancel()
+        #expect(upstream.log.current == ["connect#1", "connect#2", "disconnect#1", "disconnect#2"])
+    }
+
+    @Test func upstreamFacingSubscriberShowsItselfAsAutoconnect() throws {
+        // Spec §28, §30: description and playground description "Autoconnect", mirror children
+        // `parent` and `downstream`.
+        let upstream = SubscriberCapturingUpstream<Int, Never>()
+        let connectable = ConnectableCapture(upstream: upstream)
+        let auto = connectable.autoconnect()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        auto.subscribe(subscriber)
+        let stage = upstream.subscriber
+        #expect(String(describing: stage) == "Autoconnect")
+        #expect((stage as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Autoconnect")
+        #expect(!(stage is CustomDebugStringConvertible))
+        let mirror = try #require((stage as? CustomReflectable)?.customMirror)
+        #expect(mirror.children.map(\.label) == ["parent", "downstream"])
+        #expect((mirror.children.first?.value as AnyObject?) === auto)
+        #expect((mirror.children.dropFirst().first?.value as AnyObject?) === subscriber)
     }
 
     @Test func completedSubscribersStillCount() {
@@ -216,4 +299,15 @@ struct AutoconnectTests {
             #expect(upstream.disconnects == 1)
         }
     }
+}
+
+/// A connectable publisher that hands every subscriber to `upstream` and connects to nothing.
+private struct ConnectableCapture: ConnectablePublisher {
+    typealias Output = Int
+    typealias Failure = Never
+    let upstream: SubscriberCapturingUpstream<Int, Never>
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        upstream.receive(subscriber: subscriber)
+    }
+    func connect() -> any Cancellable { AnyCancellable {} }
 }

@@ -111,9 +111,10 @@ struct BufferTests {
         #expect(subscriber.values == [4, 5])
     }
 
-    @Test func customErrorCancelsUpstreamAndQueuesBehindTheBuffer() {
-        // Spec §15 rule 3: the error goes out right after the last buffered value, with no extra
-        // demand needed.
+    @Test func customErrorCancelsUpstreamAndGoesOutWhenDemandRunsOut() {
+        // Spec §15 rule 3: the overflow cancels the upstream; the error waits for the subscriber
+        // to ask, then goes out as soon as its demand runs out, and the values still buffered
+        // are dropped.
         let upstream = TestUpstream<Int, Boom>()
         let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: nil)
         upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
@@ -124,8 +125,32 @@ struct BufferTests {
         #expect(subscriber.events == [.subscription("Buffer")])
         upstream.send(4)
         subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription("Buffer"), .value(1)])
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .completion(.failure(.full))])
         subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .completion(.failure(.full))])
+    }
+
+    @Test func customErrorDropsWhatIsStillBufferedWhenDemandRunsOut() {
+        // The example of spec §15 rule 3: size 5, ten values with no demand, then three asked for.
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: nil)
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .customError { .full }).subscribe(subscriber)
+        for value in 0..<10 { upstream.send(value) }
+        subscriber.request(.max(3))
+        #expect(subscriber.events == [
+            .subscription("Buffer"), .value(0), .value(1), .value(2), .completion(.failure(.full)),
+        ])
+        subscriber.request(.max(1))
+        #expect(subscriber.events.count == 5)
+    }
+
+    @Test func customErrorWaitsBehindTheBufferWhileDemandLasts() {
+        // With demand to spare, every buffered value goes out before the error.
+        let upstream = TestUpstream<Int, Boom>()
+        let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: nil)
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
+        for value in 1...3 { upstream.send(value) }
+        subscriber.request(.max(5))
         #expect(subscriber.events == [.subscription("Buffer"), .value(1), .value(2), .completion(.failure(.full))])
     }
 
@@ -182,6 +207,21 @@ struct BufferTests {
         for value in 1...10 { #expect(upstream.send(value) == .max(1)) }
         #expect(upstream.calls == [.request(.max(2))])  // the rest came back from `receive`
         #expect(subscriber.values == Array(1...10))
+    }
+
+    @Test func keepFullReturnsOneMoreFromReceiveWhenTheSubscriberAsksFromInsideIt() {
+        // Spec §15 rule 1, §30: a value delivered straight away asks for its replacement through
+        // `receive(_:)`'s return, even when the subscriber requests its next value from inside
+        // `receive(_:)` (as `values` does); no separate `request(.max(1))` reaches the upstream.
+        let upstream = TestUpstream<Int, Never>()
+        var subscriberRef: TrackingSubscriber<Int, Never>?
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1), onValue: { _ in subscriberRef?.request(.max(1)) })
+        subscriberRef = subscriber
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+        for value in 1...3 { #expect(upstream.send(value) == .max(1)) }
+        #expect(upstream.calls == [.request(.max(2))])
+        #expect(subscriber.values == [1, 2, 3])
+        subscriberRef = nil
     }
 
     @Test func finishedWaitsForBufferedValues() {

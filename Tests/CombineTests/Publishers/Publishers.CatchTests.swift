@@ -144,6 +144,31 @@ struct CatchTests {
         #expect(subscriber.completions.isEmpty)
     }
 
+    @Test func afterACancelFollowingTheSwitchAValueAtZeroDemandIsForwardedWithoutATrap() {
+        // Spec §17, §30: once the subscriber has cancelled after the switch, Apple's stage no
+        // longer holds the replacement to the demand. A value it still sends is forwarded (and the
+        // subscriber's answer returned), its completions are dropped, and a further subscription
+        // from it is cancelled.
+        let upstream = TestUpstream<Int, Boom>()
+        let replacement = LateSubscriptionUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: nil, demandAfterValue: { _ in .max(4) })
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(completion: .failure(.boom))
+        let first = RecordingSubscription(name: "First")
+        replacement.send(subscription: first)
+        subscriber.cancel()
+        #expect(first.requests.isEmpty)
+        #expect(first.cancelCount == 1)
+        #expect(replacement.send(1) == .max(4))
+        #expect(replacement.send(2) == .max(4))
+        replacement.send(completion: .finished)
+        let second = RecordingSubscription(name: "Second")
+        replacement.send(subscription: second)
+        #expect(second.isCancelled)
+        #expect(second.requests.isEmpty)
+        #expect(subscriber.events == [.subscription("Catch"), .value(1), .value(2)])
+    }
+
     @Test func cancelBeforeSwitchStillPassesOriginalValuesAndIgnoresItsFailure() {
         // Spec §17: values from the original upstream still arrive after a cancel; a later
         // failure does not run the handler.

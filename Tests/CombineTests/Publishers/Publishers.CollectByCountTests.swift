@@ -35,6 +35,23 @@ struct PublishersCollectByCountTests {
         #expect(up2.isCancelled)
     }
 
+    @Test func cancelDiscardsThePartialBatch() {
+        // Spec §12, §30: completions still go on after a cancel, but the batch being collected
+        // went with the cancel: a later `finished` is sent alone.
+        let (up, sub) = SingleOp.attach({ $0.collect(3) }, demand: .max(2))
+        #expect(up.send(1) == .none)
+        #expect(up.send(2) == .none)
+        let subscription = sub.subscription
+        func buffer() -> String? {
+            subscription.flatMap { Mirror(reflecting: $0).children.first { $0.label == "buffer" } }.map { "\($0.value)" }
+        }
+        #expect(buffer() == "[1, 2]")
+        sub.cancel()
+        #expect(buffer() == "[]")
+        up.send(completion: .finished)
+        #expect(SingleOp.events(sub) == ["subscription(CollectByCount)", "finished"])
+    }
+
     @Test func manyBatchesThenPartialBatchOnFinish() {
         let up = TestUpstream<Int, Never>()
         let sub = TrackingSubscriber<[Int], Never>(initialDemand: .unlimited)

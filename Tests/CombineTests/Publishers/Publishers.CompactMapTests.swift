@@ -66,6 +66,15 @@ struct PublishersCompactMapTests {
             .cancel()
         #expect(printed == ["Received value: 1", "Received value: 2", "Received value: 3", "Received value: 4"])
     }
+
+    @Test func tryCompactMapTrapsOnARequestBeforeItsSubscription() async {
+        // Spec §10 rule 1: a request made on the upstream-facing object before the upstream's
+        // subscription arrived stops the process, as Apple's does.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            SingleOp.requestBeforeSubscription { $0.tryCompactMap { $0 } }
+        }
+        #expect(SingleOp.standardError(result).contains("TryCompactMap received a request before its subscription"))
+    }
 }
 
 extension Publisher {

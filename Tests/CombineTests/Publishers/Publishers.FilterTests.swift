@@ -103,6 +103,30 @@ struct PublishersFilterTests {
             _ = upstream.subscriber?.receive(0)
         }
     }
+
+    @Test func tryFilterTakesARequestAfterAnEarlyCancelWithoutATrap() {
+        // Spec §6, §10 rule 1: a cancel before the subscription is remembered, and a request made
+        // after it is no longer early: it is ignored, and the late subscription is cancelled.
+        let upstream = SubscriberCapturingUpstream<Int, Never>()
+        upstream.tryFilter { _ in true }.subscribe(TrackingSubscriber<Int, any Error>())
+        let stage = upstream.subscriber as? any Subscription
+        stage?.cancel()
+        stage?.request(.max(1))
+        let late = RecordingSubscription()
+        (upstream.subscriber as? any Subscriber<Int, Never>)?.receive(subscription: late)
+        #expect(stage != nil)
+        #expect(late.isCancelled)
+        #expect(late.requests.isEmpty)
+    }
+
+    @Test func tryFilterTrapsOnARequestBeforeItsSubscription() async {
+        // Spec §10 rule 1: a request made on the upstream-facing object before the upstream's
+        // subscription arrived stops the process, as Apple's does.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            SingleOp.requestBeforeSubscription { $0.tryFilter { _ in true } }
+        }
+        #expect(SingleOp.standardError(result).contains("TryFilter received a request before its subscription"))
+    }
 }
 
 /// Keeps the subscriber attached to it, so a test can send it anything by hand.

@@ -32,6 +32,18 @@ struct HandleEventsTests {
         #expect(upstream.calls == [.request(.max(1))])
     }
 
+    @Test func requestBeforeTheSubscriptionIsReportedWithoutATrap() {
+        // Spec §10.1, §30: unlike the filter-like family, Apple's stage does not trap on a request
+        // made on it before the upstream's subscription arrived; `receiveRequest` sees it.
+        let log = Locked<[String]>([])
+        let upstream = SubscriberCapturingUpstream<Int, Never>()
+        instrumented(upstream, log).subscribe(TrackingSubscriber<Int, Never>(initialDemand: nil))
+        let stage = upstream.subscriber as? any Subscription
+        #expect(stage != nil)
+        stage?.request(.max(3))
+        #expect(log.current == ["request(max(3))"])
+    }
+
     @Test func failureIsObservedAndForwarded() {
         let log = Locked<[String]>([])
         let upstream = TestUpstream<Int, Boom>(name: "Up")

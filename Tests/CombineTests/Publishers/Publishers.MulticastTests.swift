@@ -198,6 +198,24 @@ struct MulticastTests {
         withExtendedLifetime(connection) {}
     }
 
+    @Test func aSecondSubscriptionFromTheSubjectIsCancelled() {
+        // Spec §18, §30: the stage multicast attaches to its subject keeps the first subscription
+        // and cancels any other.
+        let subject = HandingSubject()
+        let multicast = TestUpstream<Int, Boom>().multicast(subject: subject)
+        let subscriber = TrackingSubscriber<Int, Boom>(initialDemand: .max(2))
+        multicast.subscribe(subscriber)
+        let first = RecordingSubscription(name: "First")
+        let second = RecordingSubscription(name: "Second")
+        subject.subscribers.first?.receive(subscription: first)
+        subject.subscribers.first?.receive(subscription: second)
+        #expect(first.requests == [.max(2)])
+        #expect(!first.isCancelled)
+        #expect(second.isCancelled)
+        #expect(second.requests.isEmpty)
+        #expect(subscriber.events == [.subscription("Multicast")])
+    }
+
     @Test func releasedAfterCancelAndDisconnect() {
         weak var weakSubscription: AnyObject?
         weak var weakMulticast: AnyObject?
@@ -435,5 +453,20 @@ private final class UnlockedSubscriber: Subscriber, @unchecked Sendable {
     deinit {
         let consecutive = values.enumerated().allSatisfy { $0.offset == $0.element }
         report.append(Report(count: values.count, consecutiveFromZero: consecutive, completed: completed))
+    }
+}
+
+/// A subject that only keeps its subscribers, so that a test can hand them subscriptions itself.
+private final class HandingSubject: Subject {
+    typealias Output = Int
+    typealias Failure = Boom
+    var subscribers: [AnySubscriber<Int, Boom>] = []
+    func send(_ value: Int) { for subscriber in subscribers { _ = subscriber.receive(value) } }
+    func send(completion: Subscribers.Completion<Boom>) {
+        for subscriber in subscribers { subscriber.receive(completion: completion) }
+    }
+    func send(subscription: any Subscription) {}
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Boom {
+        subscribers.append(AnySubscriber(subscriber))
     }
 }

@@ -37,4 +37,22 @@ struct PublishersPrefixWhileTests {
         #expect(SingleOp.events(sub) == ["subscription(TryPrefixWhile)", "value(1)", "failure(boom)"])
         #expect(SingleOp.calls(up) == ["request(unlimited)", "cancel"])
     }
+
+    @Test func prefixWhileTrapsOnARequestBeforeItsSubscription() async {
+        // Spec §10 rule 1: a request made on the upstream-facing object before the upstream's
+        // subscription arrived stops the process, as Apple's does.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            SingleOp.requestBeforeSubscription { $0.prefix { _ in true } }
+        }
+        #expect(SingleOp.standardError(result).contains("PrefixWhile received a request before its subscription"))
+    }
+
+    @Test func tryPrefixWhileTrapsOnARequestBeforeItsSubscription() async {
+        // Spec §10 rule 1: a request made on the upstream-facing object before the upstream's
+        // subscription arrived stops the process, as Apple's does.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            SingleOp.requestBeforeSubscription { $0.tryPrefix { _ in true } }
+        }
+        #expect(SingleOp.standardError(result).contains("TryPrefixWhile received a request before its subscription"))
+    }
 }

@@ -45,4 +45,22 @@ struct PublishersRemoveDuplicatesTests {
         #expect(SingleOp.events(sub) == ["subscription(TryRemoveDuplicates)", "value(1)", "failure(boom)"])
         #expect(SingleOp.calls(up) == ["request(unlimited)", "cancel"])
     }
+
+    @Test func removeDuplicatesTrapsOnARequestBeforeItsSubscription() async {
+        // Spec §10 rule 1: a request made on the upstream-facing object before the upstream's
+        // subscription arrived stops the process, as Apple's does.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            SingleOp.requestBeforeSubscription { $0.removeDuplicates { $0 == $1 } }
+        }
+        #expect(SingleOp.standardError(result).contains("RemoveDuplicates received a request before its subscription"))
+    }
+
+    @Test func tryRemoveDuplicatesTrapsOnARequestBeforeItsSubscription() async {
+        // Spec §10 rule 1: a request made on the upstream-facing object before the upstream's
+        // subscription arrived stops the process, as Apple's does.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            SingleOp.requestBeforeSubscription { $0.tryRemoveDuplicates { $0 == $1 } }
+        }
+        #expect(SingleOp.standardError(result).contains("TryRemoveDuplicates received a request before its subscription"))
+    }
 }

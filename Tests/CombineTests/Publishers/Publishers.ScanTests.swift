@@ -101,6 +101,23 @@ extension PublishersScanTests {
     /// Spec §6: a cancel before the upstream's subscription changes nothing, and a completion
     /// then is dropped (there is no subscriber-facing subscription yet); the late subscription
     /// goes downstream and gets only what the subscriber asks for.
+    @Test func tryScanMirrorShowsWhereTheStageStands() throws {
+        // Apple's children `downstream`, `status`, `result`; the differential harness found the
+        // status blank in ours where OpenCombine shows it.
+        let upstream = LateSubscriptionUpstream<Int, SingleOp.TestError>()
+        let subscriber = TrackingSubscriber<Int, any Error>(initialDemand: .max(3))
+        upstream.tryScan(0, +).subscribe(subscriber)
+        upstream.send(subscription: RecordingSubscription(name: "S1"))
+        upstream.send(4)
+        let subscription = try #require(subscriber.subscription)
+        func children() -> [String] {
+            Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }.filter { !$0.hasPrefix("downstream") }
+        }
+        #expect(children() == ["status: subscribed(S1)", "result: 4"])
+        subscription.cancel()
+        #expect(children() == ["status: terminal", "result: 4"])
+    }
+
     @Test func tryScanIgnoresACancelAndACompletionBeforeItsSubscription() {
         let upstream = LateSubscriptionUpstream<Int, SingleOp.TestError>()
         let subscriber = TrackingSubscriber<Int, any Error>(initialDemand: .max(3))

@@ -50,6 +50,33 @@ struct PublishersSequenceTests {
         #expect(String(describing: subscription) == "Sequence")
     }
 
+    /// Spec §28, §30: `dump` shows the subscription's one child, `sequence`, and nothing of how
+    /// the subscription is laid out; once finished, the sequence is empty.
+    @Test func dumpShowsOnlyTheSequence() throws {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        [1, 2, 3].publisher.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        var text = ""
+        dump(subscription, to: &text)
+        #expect(text == """
+            ▿ [1, 2, 3] #0
+              ▿ sequence: 3 elements
+                - 1
+                - 2
+                - 3
+
+            """)
+        subscription.request(.unlimited)
+        #expect(subscriber.completions == [.finished])
+        text = ""
+        dump(subscription, to: &text)
+        #expect(text == """
+            ▿ Sequence #0
+              - sequence: 0 elements
+
+            """)
+    }
+
     @Test func reentrantRequestIsNotNested() {
         var depth = 0
         var maxDepth = 0

@@ -26,6 +26,24 @@ struct TryCatchTests {
         #expect(fallback.calls == [.request(.unlimited)])
     }
 
+    @Test func afterACancelFollowingTheSwitchAValueAtZeroDemandIsForwardedWithoutATrap() {
+        // Spec §17, §30: as `catch`, no trap for a value the replacement sends after the cancel.
+        let primary = TestUpstream<String, NetworkError>()
+        let fallback = LateSubscriptionUpstream<String, NetworkError>()
+        let subscriber = TrackingSubscriber<String, any Error>(initialDemand: nil)
+        primary.tryCatch { _ in fallback }.subscribe(subscriber)
+        primary.send(completion: .failure(.constrained))
+        fallback.send(subscription: RecordingSubscription())
+        subscriber.cancel()
+        #expect(fallback.send("late") == .none)
+        fallback.send(completion: .failure(.other))
+        let extra = RecordingSubscription()
+        fallback.send(subscription: extra)
+        #expect(extra.isCancelled)
+        #expect(subscriber.values == ["late"])
+        #expect(subscriber.completions.isEmpty)
+    }
+
     @Test func thrownErrorFailsDownstream() {
         let primary = TestUpstream<String, NetworkError>()
         let subscriber = TrackingSubscriber<String, any Error>()

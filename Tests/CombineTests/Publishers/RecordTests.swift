@@ -40,6 +40,21 @@ struct RecordTests {
         #expect(subscriber.events == [.subscription("Empty"), .completion(.finished)])
     }
 
+    /// Spec §28, §30: once the subscription has finished, its mirror's `sequence` is empty; the
+    /// completion is still shown.
+    @Test func mirrorSequenceIsEmptyOnceFinished() throws {
+        let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func children() -> [String] {
+            Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
+        }
+        #expect(children() == ["sequence: [1, 2]", "completion: finished"])
+        subscription.request(.max(1))
+        #expect(subscriber.completions == [.finished])
+        #expect(children() == ["sequence: []", "completion: finished"])
+    }
+
     @Test func codableRoundTrip() throws {
         let record = Record<Int, Problem>(output: [1, 2], completion: .failure(.failed))
         let data = try JSONEncoder().encode(record)

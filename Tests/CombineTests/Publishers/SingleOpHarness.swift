@@ -1,5 +1,6 @@
 import Combine
 import TestSupport
+import Testing
 
 /// Shared helpers for the single-upstream operator suites (names kept under `SingleOp` so they
 /// cannot collide with other suites' helpers in this test module).
@@ -24,6 +25,21 @@ enum SingleOp {
         let subscriber = TrackingSubscriber<P.Output, P.Failure>(initialDemand: demand, demandAfterValue: after)
         make(upstream).subscribe(subscriber)
         return (upstream, subscriber)
+    }
+
+    /// Subscribes a ``TrackingSubscriber`` to `make(upstream)` over an upstream that never sends
+    /// a subscription, then calls `request(.max(1))` on the operator's upstream-facing object, as
+    /// a `Subscription`: the misuse spec §10 rule 1 is about. Does nothing if that object is not a
+    /// `Subscription`.
+    static func requestBeforeSubscription<P: Publisher>(_ make: (SubscriberCapturingUpstream<Int, TestError>) -> P) {
+        let upstream = SubscriberCapturingUpstream<Int, TestError>()
+        make(upstream).subscribe(TrackingSubscriber<P.Output, P.Failure>())
+        (upstream.subscriber as? any Subscription)?.request(.max(1))
+    }
+
+    /// What an exit test's process wrote to its standard error.
+    static func standardError(_ result: ExitTest.Result?) -> String {
+        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     }
 
     /// The subscriber's events as text: `subscription(Filter)`, `value(2)`, `finished`, `failure(boom)`.

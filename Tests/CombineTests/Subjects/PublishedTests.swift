@@ -93,6 +93,39 @@ struct PublishedTests {
         subject.send(11)
     }
 
+    @Test func assigningAnotherPropertysPublisherLeavesTheValueAlone() {
+        // Spec §23, §30: `a.$temperature = b.$temperature` does not change `a.temperature`, as on
+        // Apple's platforms.
+        let a = Weather(temperature: 1)
+        let b = Weather(temperature: 2)
+        a.$temperature = b.$temperature
+        #expect(a.temperature == 1)
+        #expect(b.temperature == 2)
+    }
+
+    /// The child `label` of `subscription`'s mirror, unwrapped from its `Optional`.
+    private func child(_ label: String, of subscription: any Subscription) -> Any? {
+        let value = Mirror(reflecting: subscription).children.first { $0.label == label }?.value
+        return value.flatMap { Mirror(reflecting: $0).displayStyle == .optional ? Mirror(reflecting: $0).children.first?.value : $0 }
+    }
+
+    @Test func subscriptionMirrorShowsThePublishedSubject() throws {
+        // Spec §28, §30: `parent` and `subject` are the property's published subject, the
+        // object every subscriber of `$temperature` is attached to, not its storage.
+        let weather = Weather(temperature: 1)
+        let first = TrackingSubscriber<Double, Never>()
+        let second = TrackingSubscriber<Double, Never>()
+        weather.$temperature.subscribe(first)
+        weather.$temperature.subscribe(second)
+        let firstSubscription = try #require(first.subscription)
+        let secondSubscription = try #require(second.subscription)
+        let parent = try #require(child("parent", of: firstSubscription))
+        #expect(String(describing: type(of: parent)) == "PublishedSubject<Double>")
+        #expect(String(describing: parent) == "Combine.PublishedSubject<Swift.Double>")
+        #expect((child("subject", of: firstSubscription) as AnyObject?) === (parent as AnyObject))
+        #expect((child("parent", of: secondSubscription) as AnyObject?) === (parent as AnyObject))
+    }
+
     @Test func initialValueInitializer() {
         var published = Published(initialValue: 3)
         var values: [Int] = []

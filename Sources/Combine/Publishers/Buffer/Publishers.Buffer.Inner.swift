@@ -35,6 +35,7 @@ extension Publishers.Buffer {
             downstream.receive(subscription: self)
             // The subscribed transition made this thread the drainer; deliver what arrived.
             drain()
+            topUpUpstream()
         }
 
         @inlinable
@@ -45,7 +46,10 @@ extension Publishers.Buffer {
         }
 
         /// Delivers buffered values (and finally the completion) while there is demand. Called
-        /// only by the thread the state machine made the drainer.
+        /// only by the thread the state machine made the drainer, which then asks the upstream for
+        /// the room the delivered values left (`receive(_:)` through its return value, as Apple's
+        /// stage does, the others with a request): a request that comes in meanwhile only adds
+        /// demand.
         @inlinable
         func drain() {
             while true {
@@ -53,7 +57,10 @@ extension Publishers.Buffer {
                 case .deliver(let value):
                     let more = downstream.receive(value)
                     if more != .none { state.withLock { $0.added(more) } }
-                case .complete(let completion, let held, let more):
+                case .complete(let completion, let held, let more, let dropped):
+                    // The values an overflow error cut off are let go of before the subscriber
+                    // hears of it.
+                    withExtendedLifetime(dropped) {}
                     downstream.receive(completion: completion)
                     if more > 0 { held?.request(more) }
                     withExtendedLifetime(held) {}
@@ -87,7 +94,9 @@ extension Publishers.Buffer {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            if takeCompletion(completion) { drain() }
+            guard takeCompletion(completion) else { return }
+            drain()
+            topUpUpstream()
         }
 
         /// Records the upstream's completion; whether the caller must now drain. What a failure
@@ -108,7 +117,12 @@ extension Publishers.Buffer {
         func requestNow(_ demand: Subscribers.Demand) {
             // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
             guard demand != .none else { return }
-            if state.withLock({ $0.request(demand) }) { drain() }
+            // Only the drainer tops the upstream up, once its turn is over; a request made while
+            // another call delivers (typically from inside the subscriber's `receive(_:)`) leaves
+            // it to that call, so that a value delivered straight away asks for its replacement
+            // through `receive(_:)`'s return value.
+            guard state.withLock({ $0.request(demand) }) else { return }
+            drain()
             topUpUpstream()
         }
 

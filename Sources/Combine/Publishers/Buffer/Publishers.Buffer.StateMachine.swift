@@ -95,8 +95,10 @@ extension Publishers.Buffer {
             case deliver(Upstream.Output)
             /// Deliver the completion, then ask the upstream subscription it returns for `more`
             /// (what the values delivered since the upstream finished left missing, as Apple's
-            /// stage asks) and let go of it.
-            case complete(Subscribers.Completion<Upstream.Failure>, releasing: SubscriptionHandle?, more: Subscribers.Demand)
+            /// stage asks) and let go of it, and of the values an overflow error dropped.
+            case complete(
+                Subscribers.Completion<Upstream.Failure>, releasing: SubscriptionHandle?, more: Subscribers.Demand,
+                dropped: DeliveryQueue<Upstream.Output>)
             case done
         }
 
@@ -112,6 +114,10 @@ extension Publishers.Buffer {
         @usableFromInline var upstreamDemand: Subscribers.Demand = .none
         @usableFromInline var role = DeliveryRole()
         @usableFromInline var pendingCompletion: Subscribers.Completion<Upstream.Failure>?
+        /// Whether the current holder of `role` has delivered a value: an overflow error waiting
+        /// in `pendingCompletion` goes out once such a delivery has used up the demand, and not
+        /// when a turn merely finds no demand.
+        @usableFromInline var deliveredInTurn = false
 
         @inlinable
         init(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Upstream.Failure>) {
@@ -176,6 +182,7 @@ extension Publishers.Buffer {
             if !role.isHeld, buffer.isEmpty, demand > 0 {
                 demand -= 1
                 role.take()
+                deliveredInTurn = true
                 return .deliver(value)
             }
             if buffer.count < size {
@@ -201,8 +208,10 @@ extension Publishers.Buffer {
             return .none
         }
 
-        /// The overflow error has been made: whether the caller is now the drainer that must
-        /// deliver it. It is queued behind the values already buffered.
+        /// The overflow error has been made: whether the caller is now the drainer. It waits
+        /// for the subscriber to ask, then goes out as soon as its demand runs out (values still
+        /// buffered then are dropped), or once the buffer is empty, with no demand needed
+        /// (spec §15 rule 3).
         @inlinable
         mutating func failed(_ error: Upstream.Failure) -> Bool {
             guard case .failing = stage else { return false }
@@ -265,24 +274,43 @@ extension Publishers.Buffer {
         @inlinable
         mutating func nextDrainStep() -> DrainStep {
             if case .terminal = stage {
-                role.release()
+                releaseRole()
                 return .done
             }
-            // `finished` also waits for demand; a failure does not.
-            if buffer.isEmpty, let completion = pendingCompletion, demand > 0 || !Self.isFinished(completion) {
-                let more = Self.isFinished(completion) ? topUp() : .none
-                pendingCompletion = nil
-                let releasing = held
-                stage = .terminal
-                role.release()
-                return .complete(completion, releasing: releasing, more: more)
+            // Looked at only when the turn could end (a value to deliver with demand to deliver it
+            // is the common step, and reading the completion costs its value witnesses).
+            if buffer.isEmpty || demand == .none, let completion = pendingCompletion {
+                // `finished` waits for the buffer to empty and for demand; a failure needs no
+                // demand, and an overflow error does not wait for the values still buffered once
+                // a delivery has used up the demand (they are dropped).
+                let due: Bool
+                if Self.isFinished(completion) {
+                    due = buffer.isEmpty && demand > 0
+                } else {
+                    due = buffer.isEmpty || deliveredInTurn
+                }
+                if due {
+                    let more = Self.isFinished(completion) ? topUp() : .none
+                    pendingCompletion = nil
+                    let releasing = held
+                    stage = .terminal
+                    releaseRole()
+                    return .complete(completion, releasing: releasing, more: more, dropped: buffer.takeAll())
+                }
             }
             if demand > 0, let value = buffer.popFirst() {
                 demand -= 1
+                deliveredInTurn = true
                 return .deliver(value)
             }
-            role.release()
+            releaseRole()
             return .done
+        }
+
+        @inlinable
+        mutating func releaseRole() {
+            deliveredInTurn = false
+            role.release()
         }
 
         /// What a cancel leaves for the caller to do outside the lock.

@@ -19,8 +19,10 @@ extension Publishers {
         /// Discard the oldest buffered value to make room for the arriving one.
         case dropOldest
 
-        /// End the stream with the error the closure makes; the upstream is cancelled and the
-        /// buffered values are discarded.
+        /// End the stream with the error the closure makes. The upstream is cancelled at once;
+        /// the subscriber receives buffered values only while the demand it already has, or asks
+        /// for next, lasts, then the error with no further demand needed. Values still buffered
+        /// at that point are discarded. As Apple's does.
         case customError(() -> Failure)
     }
 
@@ -28,8 +30,9 @@ extension Publishers {
     /// delivers them as demand arrives.
     ///
     /// Use it in front of a slow subscriber when the upstream produces in bursts. A normal
-    /// completion is delivered after the buffered values; a failure (the upstream's, or the
-    /// `customError` strategy's) is delivered at once and the buffered values are discarded.
+    /// completion is delivered after the buffered values; the upstream's failure is delivered at
+    /// once and the buffered values are discarded; the `customError` strategy's error goes out as
+    /// soon as the subscriber's demand runs out (see ``BufferingStrategy/customError(_:)``).
     public struct Buffer<Upstream: Publisher>: Publisher {
         /// The upstream's values, held in the buffer until the subscriber asks for them.
         public typealias Output = Upstream.Output
