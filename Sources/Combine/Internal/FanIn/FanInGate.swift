@@ -124,10 +124,17 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
     /// open and demand is free, spends one unit and returns the subscriber, to deliver the value
     /// at once, nested in the delivery in progress (for switchToLatest, whose Apple counterpart
     /// delivers such a value at once); `nil` otherwise (the value goes through ``offer(_:)``).
-    @inlinable
+    @inlinable @inline(__always)
     mutating func takeNested() -> Downstream? {
-        guard role.isHeld, freeDemand > .none, pendingCompletion == nil, let downstream,
-            role.isHeldByCurrentThread
+        // Inlined up to here, so that the usual value (nobody delivering) pays one test.
+        guard role.isHeld else { return nil }
+        return takeNestedWhileHeld()
+    }
+
+    /// ``takeNested()`` once the role is known to be held.
+    @inlinable @inline(never)
+    mutating func takeNestedWhileHeld() -> Downstream? {
+        guard freeDemand > .none, pendingCompletion == nil, let downstream, role.isHeldByCurrentThread
         else { return nil }
         demand -= 1
         return downstream
