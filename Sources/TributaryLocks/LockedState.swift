@@ -185,3 +185,28 @@ extension LockedState {
         }
     }
 }
+
+extension LockedState {
+    /// ``wait(on:until:then:)`` with a deadline on the wall clock (`secondsSince1970`, the clock a
+    /// `Date` counts on): gives up waiting once it has passed, and returns what `body` makes of
+    /// the state then, whether `isDone` holds or not. For a thread that sleeps until a date unless
+    /// woken earlier (an operation waiting for its scheduled time, woken by a cancel).
+    @inlinable
+    public func wait<Result>(
+        on condition: LockCondition, until isDone: (inout State) -> Bool, orUntilWallClock secondsSince1970: Double,
+        then body: (inout State) -> Result
+    ) -> Result {
+        let whole = secondsSince1970.rounded(.down)
+        var deadline = timespec()
+        deadline.tv_sec = .init(whole)
+        deadline.tv_nsec = .init(min(999_999_999, max(0, (secondsSince1970 - whole) * 1_000_000_000)))
+        return storage.withUnsafeMutablePointers { state, mutex in
+            PlatformMutex.lock(mutex)
+            defer { PlatformMutex.unlock(mutex) }
+            while !isDone(&state.pointee) {
+                if pthread_cond_timedwait(condition.condition, mutex, &deadline) == ETIMEDOUT { break }
+            }
+            return body(&state.pointee)
+        }
+    }
+}

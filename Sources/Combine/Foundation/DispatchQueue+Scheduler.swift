@@ -81,10 +81,12 @@ extension DispatchQueue: Scheduler {
 
         /// The signed distance in nanoseconds from this time to `other`. As Apple's, it saturates:
         /// when either time is `distantFuture`, or within 1024 ns of it, the distance is
-        /// `.nanoseconds(.max)`, whichever way it is measured.
+        /// `.nanoseconds(.max)`, whichever way it is measured, except from a time to itself,
+        /// which is `0` there too.
         public func distance(to other: SchedulerTimeType) -> Stride {
             let from = dispatchTime.uptimeNanoseconds
             let to = other.dispatchTime.uptimeNanoseconds
+            if from == to { return Stride(nanoseconds: 0) }
             let nearTheEnd = DispatchTime.distantFuture.uptimeNanoseconds - 1024
             if from >= nearTheEnd || to >= nearTheEnd {
                 return Stride(nanoseconds: .max)
@@ -190,20 +192,32 @@ extension DispatchQueue: Scheduler {
             /// Orders by position on the time line (or by length, for strides).
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires. A result that does
+            /// not fit in the count traps, naming the stride type and the operation.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.magnitude * rhs.magnitude)
+                let (product, overflow) = lhs.magnitude.multipliedReportingOverflow(by: rhs.magnitude)
+                if overflow { APIViolation.strideOverflow(typeName, "*", lhs.magnitude, rhs.magnitude) }
+                return Stride(nanoseconds: product)
             }
 
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires. A result that does
+            /// not fit in the count traps, naming the stride type and the operation.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
+                let (sum, overflow) = lhs.magnitude.addingReportingOverflow(rhs.magnitude)
+                if overflow { APIViolation.strideOverflow(typeName, "+", lhs.magnitude, rhs.magnitude) }
+                return Stride(nanoseconds: sum)
             }
 
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires. A result that does
+            /// not fit in the count traps, naming the stride type and the operation.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
+                let (difference, overflow) = lhs.magnitude.subtractingReportingOverflow(rhs.magnitude)
+                if overflow { APIViolation.strideOverflow(typeName, "-", lhs.magnitude, rhs.magnitude) }
+                return Stride(nanoseconds: difference)
             }
+
+            /// The name the overflow traps give.
+            private static var typeName: String { "DispatchQueue.SchedulerTimeType.Stride" }
 
             /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
@@ -290,6 +304,9 @@ extension DispatchQueue: Scheduler {
     /// Runs `action` on this queue at `date` and then every `interval`, using a Dispatch timer
     /// source with `tolerance` as its leeway. Cancelling (or releasing) the returned value cancels
     /// the timer source, after which `action` never runs again.
+    ///
+    /// A negative `interval` or `tolerance` stops the program with a message naming this method:
+    /// Dispatch cannot take either, and would stop it anyway, silently.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -297,6 +314,16 @@ extension DispatchQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
+        // Dispatch takes both as unsigned nanosecond counts and stops the process on a negative
+        // one without a word (Apple's Dispatch overlay does the same); say which call and why.
+        if interval.magnitude < 0 {
+            APIViolation.invalidSchedulerArgument(
+                "DispatchQueue.schedule(after:interval:tolerance:options:_:) was given a negative interval (\(interval.magnitude) ns); a dispatch timer cannot repeat backwards (debounce and timeout arm one with their interval).")
+        }
+        if tolerance.magnitude < 0 {
+            APIViolation.invalidSchedulerArgument(
+                "DispatchQueue.schedule(after:interval:tolerance:options:_:) was given a negative tolerance (\(tolerance.magnitude) ns); a dispatch timer's leeway cannot be negative.")
+        }
         let work = DispatchSchedulerAction(run: action)
         let timer = DispatchSource.makeTimerSource(queue: self)
         timer.setEventHandler(qos: options?.qos ?? .unspecified, flags: options?.flags ?? []) {

@@ -158,7 +158,8 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         let action: ValueAction = state.withLock { state in
             switch state.upstream {
             case .awaitingSubscription:
-                state.pendingDemand = 0
+                // The calls it ends keep their demand: Apple still requests it when the
+                // subscription arrives.
                 return .endAll(state.waiting.takeAll())
             case .subscribed:
                 if let oldest = state.waiting.popFirst() { return .deliver(oldest) }
@@ -190,7 +191,8 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
 
     /// The oldest waiting call gets the completion (`nil` for `finished`, or the failure), the
     /// others `nil`. With nobody waiting the completion is kept for the next call. A completion
-    /// after the first ends any waiting calls with `nil`.
+    /// after the first ends any waiting calls with `nil`. One that arrives before the subscription
+    /// counts as the first: the subscription, when it comes, is cancelled.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let waiting: [Continuation]
@@ -199,7 +201,12 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             let taken: ([Continuation], Bool, SubscriptionHandle?) = state.withLock { state in
                 switch state.upstream {
                 case .awaitingSubscription:
-                    return ([], false, nil)
+                    // Before the subscription it ends the stream all the same, as Apple's does: the
+                    // waiting calls return, and a subscription arriving later is cancelled.
+                    state.upstream = .terminal
+                    state.pendingDemand = 0
+                    state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)
+                    return (state.waiting.takeAll(), true, nil)
                 case .subscribed(let subscription):
                     state.upstream = .terminal
                     state.completion = state.waiting.isEmpty ? .some(completion) : .some(nil)

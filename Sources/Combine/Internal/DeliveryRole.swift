@@ -40,6 +40,10 @@ struct DeliveryRole {
     @inlinable
     var isHeld: Bool { holder != 0 }
 
+    /// Whether the calling thread holds the role: it is delivering further up its stack.
+    @inlinable
+    var isHeldByCurrentThread: Bool { holder != 0 && holder == currentThreadToken() }
+
     /// Takes the role if nobody holds it; otherwise says whether the calling thread holds it.
     @inlinable @inline(__always)
     mutating func claim() -> Claim {

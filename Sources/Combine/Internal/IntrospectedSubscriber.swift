@@ -2,12 +2,12 @@
 /// each subscription, value and completion before and after passing it on, and wraps the
 /// subscription in an ``IntrospectedSubscription`` so demand and cancellation are reported too.
 ///
-/// Invisible to everything else: its identifier, description, mirror and playground description
-/// are the watched subscriber's. Each event reads the enabled handlers afresh (so `disable()`
-/// silences running pipelines) and tells the same ones before and after.
-struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, IntrospectionWatched
-{
+/// Its identifier and description are the watched subscriber's; like Apple's wrapper it is
+/// `CustomStringConvertible` and nothing more (no mirror or playground description of its own).
+/// Each event reads the enabled handlers afresh (so `disable()` silences running pipelines) and
+/// tells the same ones before and after; a subscription is wrapped even with no handler left, as
+/// Apple's wrapper keeps doing once attached.
+struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, IntrospectionWatched {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
@@ -19,17 +19,9 @@ struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringC
 
     var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
     var description: String { String(describing: downstream) }
-    var customMirror: Mirror { Mirror(reflecting: downstream) }
-    var playgroundDescription: Any {
-        (downstream as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
-    }
 
     func receive(subscription: Subscription) {
         let handlers = IntrospectionRegistry.current
-        if handlers.isEmpty {
-            downstream.receive(subscription: subscription)
-            return
-        }
         for handler in handlers { handler.willReceive(subscriber: downstream, subscription: subscription) }
         // A subscription handed through by an operator (map, filter, …) is already watched, and
         // watching it twice would report each of its requests and cancels twice.
@@ -64,11 +56,9 @@ struct IntrospectedSubscriber<Downstream: Subscriber>: Subscriber, CustomStringC
 protocol IntrospectionWatched {}
 
 /// Stands in for a subscription handed to a watched subscriber: reports each `request(_:)` and
-/// `cancel()` before and after passing it on. Its identifier, description, mirror and playground
-/// description are the wrapped subscription's.
-final class IntrospectedSubscription: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
-{
+/// `cancel()` before and after passing it on. Its identifier and description are the wrapped
+/// subscription's; like Apple's wrapper it is `CustomStringConvertible` and nothing more.
+final class IntrospectedSubscription: Subscription, CustomStringConvertible {
     let upstream: any Subscription
 
     init(_ upstream: any Subscription) {
@@ -77,10 +67,6 @@ final class IntrospectedSubscription: Subscription, CustomStringConvertible, Cus
 
     var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
     var description: String { String(describing: upstream) }
-    var customMirror: Mirror { Mirror(reflecting: upstream) }
-    var playgroundDescription: Any {
-        (upstream as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
-    }
 
     func request(_ demand: Subscribers.Demand) {
         let handlers = IntrospectionRegistry.current

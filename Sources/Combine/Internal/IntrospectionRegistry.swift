@@ -58,12 +58,18 @@ extension Publisher {
             receive(subscriber: subscriber)
             return
         }
-        for handler in handlers { handler.willReceive(publisher: self, subscriber: subscriber) }
+        // A subscriber already watched (passed on by a publisher that was given it, as `Deferred`
+        // passes its subscriber to the publisher it makes) is not watched twice. Apple reports
+        // that attach with an `AnySubscriber`, which describes itself as the subscriber.
         if subscriber is any IntrospectionWatched {
+            let reported = AnySubscriber(subscriber)
+            for handler in handlers { handler.willReceive(publisher: self, subscriber: reported) }
             receive(subscriber: subscriber)
-        } else {
-            receive(subscriber: IntrospectedSubscriber(subscriber))
+            for handler in handlers { handler.didReceive(publisher: self, subscriber: reported) }
+            return
         }
+        for handler in handlers { handler.willReceive(publisher: self, subscriber: subscriber) }
+        receive(subscriber: IntrospectedSubscriber(subscriber))
         for handler in handlers { handler.didReceive(publisher: self, subscriber: subscriber) }
     }
 }

@@ -122,7 +122,11 @@ extension Publishers.MeasureInterval {
                 return (downstream, last.distance(to: now))
             }
             guard let (downstream, elapsed) = step else { return .none }
-            return downstream.receive(elapsed)
+            // As Apple's: the subscriber's answer is requested upstream after the delivery, not
+            // returned, so a value the upstream sends from inside that request is delivered too.
+            let more = downstream.receive(elapsed)
+            if more != .none { state.withLock { $0.upstream.subscription }?.request(more) }
+            return .none
         }
 
         @inlinable

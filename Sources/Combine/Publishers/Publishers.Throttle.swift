@@ -151,10 +151,11 @@ extension Publishers.Throttle {
         @inlinable var live: Bool { downstream != nil }
 
         /// At an emission: the value to publish, and the completion to send after it, which ends
-        /// the subscription.
+        /// the subscription. `now` is `nil` when the clock was not read (a completion waited
+        /// behind the emission, so nothing is timed after it).
         @inlinable
         mutating func emit(
-            now: Context.SchedulerTimeType
+            now: Context.SchedulerTimeType?
         ) -> (Downstream, Output?, Subscribers.Completion<Failure>?)? {
             emissionScheduled = false
             guard let downstream else { return nil }
@@ -164,7 +165,7 @@ extension Publishers.Throttle {
                 demandAtEmission = false
                 if demand > .none { demand -= 1 } else { value = nil }
             }
-            if value != nil { lastEmission = now }
+            if value != nil, let now { lastEmission = now }
             guard let completion else { return (downstream, value, nil) }
             self.completion = nil
             self.downstream = nil
@@ -249,8 +250,10 @@ extension Publishers.Throttle {
         /// A planned emission: the held value, then a completion that waited behind it.
         @inlinable
         func emit() {
-            guard state.withLock({ $0.live }) else { return }
-            let now = scheduler.now
+            // Apple reads the clock for an emission, except one that a completion waits behind:
+            // nothing is timed after that.
+            guard let readsClock = state.withLock({ $0.live ? $0.completion == nil : nil }) else { return }
+            let now = readsClock ? scheduler.now : nil
             guard let (downstream, value, completion) = state.withLock({ $0.emit(now: now) }) else { return }
             // Apple lets go of the upstream before delivering the completion.
             if completion != nil { _ = state.withLock { $0.upstream.terminate() } }

@@ -41,14 +41,32 @@ public struct ImmediateScheduler: Scheduler {
             /// Orders by position on the time line (or by length, for strides).
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires; an overflow traps
+            /// naming the type and the operation.
+            public static func * (lhs: Stride, rhs: Stride) -> Stride {
+                let (product, overflow) = lhs.magnitude.multipliedReportingOverflow(by: rhs.magnitude)
+                if overflow { APIViolation.strideOverflow(typeName, "*", lhs.magnitude, rhs.magnitude) }
+                return Stride(product)
+            }
 
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires; an overflow traps
+            /// naming the type and the operation.
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                let (sum, overflow) = lhs.magnitude.addingReportingOverflow(rhs.magnitude)
+                if overflow { APIViolation.strideOverflow(typeName, "+", lhs.magnitude, rhs.magnitude) }
+                return Stride(sum)
+            }
 
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+            /// Arithmetic on the underlying count, as `SignedNumeric` requires; an overflow traps
+            /// naming the type and the operation.
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                let (difference, overflow) = lhs.magnitude.subtractingReportingOverflow(rhs.magnitude)
+                if overflow { APIViolation.strideOverflow(typeName, "-", lhs.magnitude, rhs.magnitude) }
+                return Stride(difference)
+            }
+
+            /// The name the overflow traps give.
+            private static var typeName: String { "ImmediateScheduler.SchedulerTimeType.Stride" }
 
             /// Arithmetic on the underlying count, as `SignedNumeric` requires.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }

@@ -76,6 +76,19 @@ struct DispatchQueueSchedulerTests {
         #expect(start.advanced(by: .nanoseconds(-20_000)).dispatchTime.uptimeNanoseconds == 1)
     }
 
+    /// Spec §25: the saturation leaves a time's distance to itself alone: `0`, even within
+    /// 1,024 ns of the distant future.
+    @Test func aTimeNearTheDistantFutureIsNoDistanceFromItself() {
+        let end = DispatchTime.distantFuture.uptimeNanoseconds
+        for offset: UInt64 in [1, 1000, 1024] {
+            let time = Time(DispatchTime(uptimeNanoseconds: end - offset))
+            #expect(time.distance(to: time) == .nanoseconds(0))
+        }
+        let nearFuture = Time(DispatchTime(uptimeNanoseconds: end - 1000))
+        let closerStill = Time(DispatchTime(uptimeNanoseconds: end - 10))
+        #expect(nearFuture.distance(to: closerStill) == .nanoseconds(.max))
+    }
+
     @Test func schedulesOnTheQueueNowAndLater() async {
         let queue = DispatchQueue(label: "dispatch.scheduler.test")
         let start = queue.now
@@ -166,5 +179,78 @@ struct DispatchQueueSchedulerTests {
             }
         }
         #expect(label == "main")
+    }
+
+    /// Negative intervals. Dispatch cannot repeat backwards (Apple's Dispatch overlay stops the
+    /// process converting the interval), so the repeating form traps, naming the API, as do the
+    /// operators that arm a repeating timer (`debounce`, `timeout`) on a dispatch queue.
+    @Test func aNegativeRepeatingIntervalTrapsNamingTheAPI() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let queue = DispatchQueue(label: "negative.interval")
+            _ = queue.schedule(after: queue.now, interval: .seconds(-1)) {}
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("DispatchQueue.schedule(after:interval:tolerance:options:_:)"))
+        #expect(text.contains("negative interval"))
+    }
+
+    @Test func aNegativeToleranceTrapsNamingTheAPI() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let queue = DispatchQueue(label: "negative.tolerance")
+            _ = queue.schedule(after: queue.now, interval: .seconds(1), tolerance: .seconds(-1)) {}
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("DispatchQueue.schedule(after:interval:tolerance:options:_:)"))
+        #expect(text.contains("negative tolerance"))
+    }
+
+    @Test func debounceWithANegativeDueTimeTrapsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.debounce(for: .seconds(-1), scheduler: DispatchQueue(label: "debounce")).sink { _ in }
+            subject.send(1)
+            cancellable.cancel()
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("negative interval"))
+    }
+
+    @Test func timeoutWithANegativeIntervalTrapsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let cancellable = PassthroughSubject<Int, Never>()
+                .timeout(.seconds(-1), scheduler: DispatchQueue(label: "timeout")).sink { _ in }
+            cancellable.cancel()
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("negative interval"))
+    }
+
+    /// One-shot work at a date in the past runs at once, as Dispatch runs it: `delay` and
+    /// `throttle` with a negative interval deliver.
+    @Test func delayAndThrottleWithANegativeIntervalDeliver() async {
+        let queue = DispatchQueue(label: "negative.one-shot")
+        let delayed = Locked<[Int]>([])
+        let throttled = Locked<[Int]>([])
+        let subject = PassthroughSubject<Int, Never>()
+        let first = subject.delay(for: .seconds(-1), scheduler: queue).sink { delayed.append($0) }
+        let second = subject.throttle(for: .seconds(-1), scheduler: queue, latest: true).sink { throttled.append($0) }
+        subject.send(1)
+        #expect(await eventually { delayed.current == [1] && throttled.current == [1] })
+        subject.send(2)
+        #expect(await eventually { delayed.current == [1, 2] && throttled.current == [1, 2] })
+        first.cancel()
+        second.cancel()
+    }
+
+    /// `Stride` arithmetic that overflows traps naming the type and the operation, in release
+    /// builds too.
+    @Test func strideOverflowTrapsNamingTheAPI() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let big = Stride.nanoseconds(Int(ProcessInfo.processInfo.environment["NEVER_SET"] ?? "\(Int.max)")!)
+            _ = big + .nanoseconds(1)
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("DispatchQueue.SchedulerTimeType.Stride"))
+        #expect(text.contains("overflow"))
     }
 }

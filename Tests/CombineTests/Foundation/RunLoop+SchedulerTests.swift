@@ -100,6 +100,18 @@ struct RunLoopSchedulerTests {
         #expect(lines.current.count == count)
     }
 
+    /// A negative interval does not trap: a run-loop timer with no positive interval fires once.
+    @Test func negativeIntervalsDoNotTrap() async {
+        let loopThread = RunLoopThread(name: "runloop.scheduler.negative")
+        defer { loopThread.stop() }
+        let runLoop = loopThread.runLoop
+        let runs = Locked(0)
+        let cancellable = runLoop.schedule(after: runLoop.now, interval: .seconds(-1)) { runs.increment() }
+        runLoop.schedule(after: runLoop.now.advanced(by: .seconds(-1))) { runs.increment() }
+        #expect(await eventually { runs.current >= 2 })
+        cancellable.cancel()
+    }
+
     /// `RunLoop.main` works as a scheduler when something runs the main run loop. A command-line
     /// program does that with `RunLoop.main.run()` (or `run(until:)`); running the main run loop
     /// also drains `DispatchQueue.main`. Under `swift test` the main thread belongs to the runner,

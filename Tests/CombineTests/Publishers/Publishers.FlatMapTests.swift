@@ -62,6 +62,24 @@ struct FlatMapTests {
         #expect(outer.calls == [.request(.max(1)), .request(.max(1))], "no request after the upstream finished")
     }
 
+    /// §2d: with a finite `maxPublishers`, every `finished` from an inner asks the upstream for
+    /// one more publisher, even a repeated one from an inner that already finished, sent from
+    /// inside the upstream's `request` (Apple's operator does not filter them).
+    @Test func everyInnerFinishedAsksTheUpstreamForOneMore() {
+        let inner = Inner()
+        let upstream = FinishingOnRequestUpstream(repeats: 3) { inner.send(completion: .finished) }
+        let tracker = TrackingSubscriber<Int, TestError>()
+        upstream.flatMap(maxPublishers: .max(1)) { _ in inner }.subscribe(tracker)
+        #expect(upstream.requests == [.max(1)])
+        upstream.send(0)
+        inner.send(1)
+        inner.send(completion: .finished)
+        // The first finished asks for one; each of the three repeated inside that request asks again.
+        #expect(upstream.requests == Array(repeating: .max(1), count: 5))
+        #expect(tracker.values == [1])
+        #expect(tracker.completions.isEmpty)
+    }
+
     @Test func maxPublishersBoundsConcurrentInners() {
         // The book's test_flatMapWithMax2Publishers, with an upstream that honours demand.
         let intSubject1 = PassthroughSubject<Int, Never>()
@@ -279,7 +297,9 @@ struct FlatMapTests {
         #expect(weakSubscription == nil)
     }
 
-    @Test func reentrantSendIsDeliveredAfterTheCurrentValue() {
+    /// A value an inner sends from inside the subscriber, on the delivering thread, is delivered
+    /// at once, nested in the delivery in progress, as Apple's `flatMap` does.
+    @Test func reentrantSendIsDeliveredNested() {
         let outer = PassthroughSubject<Int, Never>()
         let inner = PassthroughSubject<Int, Never>()
         var received: [String] = []
@@ -290,8 +310,77 @@ struct FlatMapTests {
         }
         outer.send(0)
         inner.send(1)
-        #expect(received == ["1", "end 1", "2", "end 2"])
+        #expect(received == ["1", "2", "end 2", "end 1"])
         cancellable.cancel()
+    }
+
+    /// §30: while inner A's value is delivered, inner B sends from inside the subscriber: its
+    /// value is delivered nested, and B gets `max(1)` back from `receive`, so it is never asked
+    /// through a separate `request`.
+    @Test func anotherInnersValueFromInsideTheSubscriberIsDeliveredNested() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner()]
+        var log: [String] = []
+        var returnedToB: Subscribers.Demand?
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { value in
+            log.append("enter \(value)")
+            if value == 1 { returnedToB = inners[1].send(2) }
+            log.append("exit \(value)")
+        })
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        outer.send(1)
+        #expect(inners[0].send(1) == .max(1))
+        #expect(log == ["enter 1", "enter 2", "exit 2", "exit 1"])
+        #expect(returnedToB == .max(1))
+        #expect(inners[1].calls == [.request(.max(1))])
+        #expect(inners[0].calls == [.request(.max(1))])
+        // One unit of demand left: the next value goes out at once too.
+        #expect(inners[1].send(3) == .max(1))
+        #expect(inners[0].send(4) == .none, "no demand left: queued")
+        #expect(tracker.values == [1, 2, 3])
+    }
+
+    /// The same with unlimited demand: nested, and the inner gets `none` back.
+    @Test func anotherInnersValueFromInsideTheSubscriberIsDeliveredNestedWithUnlimitedDemand() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner()]
+        var log: [String] = []
+        var returnedToB: Subscribers.Demand?
+        let tracker = TrackingSubscriber<Int, TestError>(onValue: { value in
+            log.append("enter \(value)")
+            if value == 1 { returnedToB = inners[1].send(2) }
+            log.append("exit \(value)")
+        })
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        outer.send(1)
+        #expect(inners[0].send(1) == .none)
+        #expect(log == ["enter 1", "enter 2", "exit 2", "exit 1"])
+        #expect(returnedToB == Subscribers.Demand.none)
+        #expect(inners[1].calls == [.request(.unlimited)])
+    }
+
+    /// Apple's rule while a request drains the queue: a nested value goes out at once when demand
+    /// is left, ahead of the values still queued; the drain stops when the demand is spent.
+    @Test func aNestedValueDuringTheDrainGoesAheadOfTheQueue() {
+        let outer = TestUpstream<Int, TestError>(name: "Outer")
+        let inners = [Inner(), Inner()]
+        var returnedToB: Subscribers.Demand?
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: nil, onValue: { value in
+            if value == 1 { returnedToB = inners[1].send(3) }
+        })
+        outer.flatMap { inners[$0] }.subscribe(tracker)
+        outer.send(0)
+        outer.send(1)
+        inners[0].send(1)
+        inners[0].send(2)
+        tracker.request(.max(2))
+        #expect(tracker.values == [1, 3])
+        #expect(returnedToB == .max(1))
+        #expect(inners[0].calls == [.request(.max(1)), .request(.max(1))])
+        tracker.request(.max(1))
+        #expect(tracker.values == [1, 3, 2])
     }
 
     @Test func concurrentInnerSendsAreSerialised() {
@@ -399,7 +488,7 @@ struct FlatMapTests {
 
     /// Values queued under finite demand drain in order once the subscriber asks for unlimited
     /// demand; after that, values take the lock-free path, and one sent from inside the
-    /// subscriber is delivered after the current call returns, not nested in it.
+    /// subscriber is delivered nested in the current call, as Apple's operator delivers it.
     @Test func unlimitedDemandAfterQueuedValuesSwitchesToDirectDelivery() {
         let outer = TestUpstream<Int, TestError>(name: "Outer")
         let inner = Inner()
@@ -420,7 +509,7 @@ struct FlatMapTests {
         #expect(inner.calls == [.request(.max(1)), .request(.unlimited)])
         inner.send(4)
         #expect(tracker.values == [1, 2, 3, 4, 5])
-        #expect(log == ["enter 1", "exit 1", "enter 2", "exit 2", "enter 3", "exit 3", "enter 4", "exit 4", "enter 5", "exit 5"])
+        #expect(log == ["enter 1", "exit 1", "enter 2", "exit 2", "enter 3", "exit 3", "enter 4", "enter 5", "exit 5", "exit 4"])
         inner.send(completion: .finished)
         outer.send(completion: .finished)
         #expect(tracker.completions == [.finished])
@@ -697,4 +786,37 @@ private struct InnerCapture: Publisher {
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
         capture(subscriber)
     }
+}
+
+/// An upstream of `Int`s for `flatMap` whose `request(_:)` runs `onRequest` (an inner finishing
+/// again) from the second request on, `repeats` times in all, nested in one another.
+private final class FinishingOnRequestUpstream: Publisher, Subscription {
+    typealias Output = Int
+    typealias Failure = FlatMapTests.TestError
+
+    private var subscriber: AnySubscriber<Int, Failure>?
+    private var remaining: Int
+    private let onRequest: () -> Void
+    private(set) var requests: [Subscribers.Demand] = []
+
+    init(repeats: Int, onRequest: @escaping () -> Void) {
+        remaining = repeats
+        self.onRequest = onRequest
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+        self.subscriber = AnySubscriber(subscriber)
+        subscriber.receive(subscription: self)
+    }
+
+    func send(_ value: Int) { _ = subscriber?.receive(value) }
+
+    func request(_ demand: Subscribers.Demand) {
+        requests.append(demand)
+        guard requests.count > 1, remaining > 0 else { return }
+        remaining -= 1
+        onRequest()
+    }
+
+    func cancel() { subscriber = nil }
 }

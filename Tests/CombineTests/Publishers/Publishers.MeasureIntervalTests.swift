@@ -59,4 +59,59 @@ struct PublishersMeasureIntervalTests {
         #expect(scheduler.calls == [])
         #expect(subscriber.values == [])
     }
+
+    /// Spec §20: a value returns `.none`, and the subscriber's answer is requested upstream
+    /// after the delivery; values the upstream sends from inside that request are delivered too.
+    @Test func requestsTheSubscribersAnswerAfterDelivering() {
+        let scheduler = TestScheduler()
+        let upstream = SendingOnRequestUpstream(reentrantSends: 5)
+        let subscriber = TrackingSubscriber<TestScheduler.SchedulerTimeType.Stride, Never>(
+            initialDemand: .max(1), demandAfterValue: { _ in .max(1) })
+        upstream.measureInterval(using: scheduler).subscribe(subscriber)
+        #expect(upstream.send() == .none)
+        #expect(subscriber.values.count == 6)
+        #expect(upstream.requests == Array(repeating: .max(1), count: 7))
+        #expect(upstream.returned == Array(repeating: .none, count: 6))
+    }
+}
+
+/// An upstream that sends a value from inside `request(_:)`, `reentrantSends` times, once the test
+/// has sent the first; it records every request and what each `receive` returned.
+private final class SendingOnRequestUpstream: Publisher, Subscription {
+    typealias Output = Int
+    typealias Failure = Never
+
+    private var subscriber: AnySubscriber<Int, Never>?
+    private var remaining: Int
+    private var armed = false
+    private(set) var requests: [Subscribers.Demand] = []
+    private(set) var returned: [Subscribers.Demand] = []
+
+    init(reentrantSends: Int) { remaining = reentrantSends }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        self.subscriber = AnySubscriber(subscriber)
+        subscriber.receive(subscription: self)
+    }
+
+    /// Sends the first value; the rest come from the requests it causes.
+    func send() -> Subscribers.Demand {
+        armed = true
+        return deliver()
+    }
+
+    private func deliver() -> Subscribers.Demand {
+        let demand = subscriber?.receive(returned.count) ?? .none
+        returned.append(demand)
+        return demand
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        requests.append(demand)
+        guard armed, remaining > 0 else { return }
+        remaining -= 1
+        _ = deliver()
+    }
+
+    func cancel() { subscriber = nil }
 }

@@ -300,6 +300,77 @@ struct SwitchToLatestTests {
         #expect(inner.calls == [.request(.unlimited)])
     }
 
+    /// §30: a subscription the current inner sends after it finished, while the upstream still
+    /// runs, is ignored: neither cancelled nor asked for anything.
+    @Test func aSubscriptionFromTheFinishedInnerIsIgnored() {
+        let outer = TestUpstream<LateSubscriptionUpstream<Int, TestError>, TestError>(name: "Outer")
+        let inner = LateSubscriptionUpstream<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(inner)
+        let first = RecordingSubscription()
+        inner.send(subscription: first)
+        inner.send(completion: .finished)
+        let late = RecordingSubscription()
+        inner.send(subscription: late)
+        #expect(late.requests.isEmpty)
+        #expect(!late.isCancelled)
+        #expect(first.requests == [.unlimited])
+        #expect(!first.isCancelled)
+        #expect(tracker.completions.isEmpty)
+        // Later requests do not reach it either.
+        tracker.request(.max(1))
+        #expect(late.requests.isEmpty)
+    }
+
+    /// A value the current inner sends from inside the subscriber, on the delivering thread, is
+    /// delivered at once, nested, and the subscriber's answer is returned to it, as Apple's
+    /// operator does.
+    @Test func aValueSentFromInsideTheSubscriberIsDeliveredNested() {
+        let outer = TestUpstream<Inner, TestError>(name: "Outer")
+        let inner = Inner()
+        var log: [String] = []
+        var returned: Subscribers.Demand?
+        let tracker = TrackingSubscriber<Int, TestError>(
+            initialDemand: .max(2), demandAfterValue: { $0 == 2 ? .max(4) : .none },
+            onValue: { value in
+                log.append("enter \(value)")
+                if value == 1 { returned = inner.send(2) }
+                log.append("exit \(value)")
+            })
+        outer.switchToLatest().subscribe(tracker)
+        outer.send(inner)
+        #expect(inner.send(1) == .none)
+        #expect(log == ["enter 1", "enter 2", "exit 2", "exit 1"])
+        #expect(returned == .max(4))
+        #expect(inner.calls == [.request(.max(2))], "the answer went back through receive")
+    }
+
+    /// A new inner sent from inside the subscriber that has its value at hand (`Just`): the value
+    /// is delivered nested too.
+    @Test func aNewInnersValueFromInsideTheSubscriberIsDeliveredNested() {
+        let outer = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
+        var log: [String] = []
+        let cancellable = outer.switchToLatest().sink { value in
+            log.append("enter \(value)")
+            if value == 1 { outer.send(Just(2).eraseToAnyPublisher()) }
+            log.append("exit \(value)")
+        }
+        outer.send(Just(1).eraseToAnyPublisher())
+        #expect(log == ["enter 1", "enter 2", "exit 2", "exit 1"])
+        var justLog: [String] = []
+        let justOuter = PassthroughSubject<Just<Int>, Never>()
+        let justCancellable = justOuter.switchToLatest().sink { value in
+            justLog.append("enter \(value)")
+            if value == 1 { justOuter.send(Just(2)) }
+            justLog.append("exit \(value)")
+        }
+        justOuter.send(Just(1))
+        #expect(justLog == ["enter 1", "enter 2", "exit 2", "exit 1"])
+        cancellable.cancel()
+        justCancellable.cancel()
+    }
+
     @Test func theUpstreamsSubscriberIsTheSubscription() throws {
         // Spec §14 rule 1 and §28: one object, and the inner subscriber names it.
         let outer = SubscriberCapture<SubscriberCapture<Int>>()

@@ -106,6 +106,24 @@ struct PublishersThrottleTests {
         #expect(scheduler.calls == ["now", "now", "sched", "now", "now", "minTol", "schedAfter(10, 7)", "now", "now"])
     }
 
+    /// Spec §20 rule 3: a completion that waits behind a planned emission adds no scheduler call,
+    /// and the emission that delivers both does not read the clock.
+    @Test func anEmissionWithACompletionBehindItReadsNoClock() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.clock.advance()
+        upstream.send(2)
+        scheduler.clearCalls()
+        upstream.send(completion: .finished)
+        #expect(scheduler.calls == ["now"])
+        scheduler.clock.advance(by: 10)
+        #expect(subscriber.events == [.subscription("Throttle"), .value(1), .value(2), .completion(.finished)])
+        #expect(scheduler.calls == ["now"])
+    }
+
     /// Spec §11: a zero request is accepted and ignored.
     @Test func zeroRequestIsIgnored() {
         let scheduler = TestScheduler()

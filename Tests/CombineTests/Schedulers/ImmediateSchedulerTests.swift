@@ -63,4 +63,16 @@ struct ImmediateSchedulerTests {
         #expect(String(describing: token) == "Empty")
         #expect(token is any Subscription)
     }
+
+    /// `Stride` arithmetic that overflows traps naming the type and the operation, in release
+    /// builds too.
+    @Test func strideOverflowTrapsNamingTheAPI() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let big = ImmediateScheduler.SchedulerTimeType.Stride(
+                Int(ProcessInfo.processInfo.environment["NEVER_SET"] ?? "\(Int.max)")!)
+            _ = big * 2
+        }
+        let text = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+        #expect(text.contains("ImmediateScheduler.SchedulerTimeType.Stride *"))
+    }
 }

@@ -10,7 +10,8 @@
 /// see ``DeliveryTickets``), as Apple's fan-in operators make it wait; it returns early only when
 /// the value stays queued for lack of demand. Reentrant sends (a subscriber that sends into its own
 /// source, on the emitter's thread) are queued without waiting, so they are delivered after the
-/// current call returns instead of recursing.
+/// current call returns instead of recursing; switchToLatest delivers them nested instead, as
+/// Apple's does (``takeNested()``).
 ///
 /// This is a pure value: every method runs under the owner's lock and returns the next step; the
 /// owner performs the step after unlocking and comes back with ``delivered(additional:)``.
@@ -117,6 +118,33 @@ struct FanInGate<Downstream: Subscriber>: FanInCompletionDeciding {
         queue.append(value)
         let ticket = tickets.enter()
         return takeTurn(orWaitFor: ticket)
+    }
+
+    /// For a value sent from inside the subscriber, on the emitter's thread: when the gate is
+    /// open and demand is free, spends one unit and returns the subscriber, to deliver the value
+    /// at once, nested in the delivery in progress (for switchToLatest, whose Apple counterpart
+    /// delivers such a value at once); `nil` otherwise (the value goes through ``offer(_:)``).
+    @inlinable @inline(__always)
+    mutating func takeNested() -> Downstream? {
+        // Inlined up to here, so that the usual value (nobody delivering) pays one test.
+        guard role.isHeld else { return nil }
+        return takeNestedWhileHeld()
+    }
+
+    /// ``takeNested()`` once the role is known to be held.
+    @inlinable @inline(never)
+    mutating func takeNestedWhileHeld() -> Downstream? {
+        guard freeDemand > .none, pendingCompletion == nil, let downstream, role.isHeldByCurrentThread
+        else { return nil }
+        demand -= 1
+        return downstream
+    }
+
+    /// After a delivery made with ``takeNested()``: records the demand the subscriber returned.
+    /// The role stays with the delivery it was nested in.
+    @inlinable
+    mutating func nestedDelivered(additional: Subscribers.Demand) {
+        if downstream != nil, additional != .none { demand += additional }
     }
 
     /// Adds downstream demand.

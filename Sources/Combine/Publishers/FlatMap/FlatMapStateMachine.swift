@@ -17,9 +17,8 @@ struct FlatMapNoSubscription: Subscription {
     func cancel() {}
 }
 
-/// What a flat map knows about one inner publisher: its subscription, and whether a request
-/// made to it by the emitter is in progress. A slot is reused once its inner is done;
-/// `generation` tells the inner it was made for from later ones.
+/// What a flat map knows about one inner publisher: its subscription. A slot is reused once its
+/// inner is done; `generation` tells the inner it was made for from later ones.
 @usableFromInline
 struct FlatMapInnerSlot {
     /// The inner's subscription while ``subscribed``; otherwise a ``FlatMapNoSubscription``.
@@ -32,11 +31,6 @@ struct FlatMapInnerSlot {
     /// The inner's subscription has arrived at least once.
     @usableFromInline
     var everSubscribed = false
-
-    /// The emitter is asking this inner for one more value: what it sends meanwhile is queued,
-    /// not delivered in the middle of that request.
-    @usableFromInline
-    var requesting = false
 
     /// The slot is on the free list.
     @usableFromInline
@@ -59,7 +53,6 @@ struct FlatMapInnerSlot {
     mutating func reuse(generation: Int) {
         self.generation = generation
         everSubscribed = false
-        requesting = false
         free = false
     }
 
@@ -180,6 +173,10 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         /// Deliver it on this thread as the emitter; the inner gets `oneMore` back (`max(1)`, or
         /// `none` when the demand is unlimited).
         case deliver(oneMore: Subscribers.Demand)
+        /// Deliver it at once on this thread, which is emitting further up its stack (the inner
+        /// sent it from inside the subscriber), nested in the delivery in progress; the inner
+        /// gets `oneMore` back.
+        case deliverNested(oneMore: Subscribers.Demand)
         /// Queued, with a ticket for its delivery.
         case queued
     }
@@ -252,6 +249,12 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @usableFromInline
     var completionAwaitsTransforms = 0
 
+    /// The emitter is asking an inner for one more value after delivering its queued one: what
+    /// any inner sends meanwhile from inside that request is queued, not delivered nested (as
+    /// Apple's operator does, for every inner).
+    @usableFromInline
+    var requestingOne = false
+
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {
         self.box = box
@@ -308,19 +311,19 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     }
 
     /// For the emitter, after delivering a queued value while the demand is finite: the
-    /// subscription of the inner that sent it, marked as being asked for one more (its values
-    /// meanwhile are queued); `nil` when that inner is gone.
+    /// subscription of the inner that sent it, with ``requestingOne`` set (values sent from
+    /// inside that request are queued); `nil` when that inner is gone.
     @inlinable
     mutating func beginRequestingOne(at index: Int, generation: Int) -> (any Subscription)? {
         guard isOpen, demand != .unlimited, inners[index].generation == generation, inners[index].subscribed
         else { return nil }
-        inners[index].requesting = true
+        requestingOne = true
         return inners[index].subscription
     }
 
     @inlinable
-    mutating func endRequestingOne(at index: Int, generation: Int) {
-        if inners[index].generation == generation { inners[index].requesting = false }
+    mutating func endRequestingOne() {
+        requestingOne = false
     }
 
     // MARK: Upstream (the publisher of values to transform)
@@ -434,12 +437,22 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     /// Accepts an inner value that could not take the lock-free path. `emitting` says whether
     /// the emitter role may be held (by another thread, by this one further up the stack, or
-    /// taken at any moment through the lock-free path).
+    /// taken at any moment through the lock-free path); `nested`, that this thread holds it (the
+    /// value comes from inside the subscriber). A nested value goes out at once while there is
+    /// demand, even ahead of queued values, as in Apple's operator, unless it comes from inside
+    /// the emitter's request for one more.
     @inlinable
-    mutating func receiveInner(_ value: Input, at index: Int, generation: Int, emitting: Bool) -> ValueDecision {
+    mutating func receiveInner(
+        _ value: Input, at index: Int, generation: Int, emitting: Bool, nested: Bool = false
+    ) -> ValueDecision {
         // A replaced inner's values, and anything after a cancel or the completion, are dropped.
         guard isOpen, inners[index].generation == generation else { return .drop }
-        if !emitting, queue.isEmpty, demand > 0, !inners[index].requesting {
+        if nested, demand > 0, !requestingOne {
+            if demand == .unlimited { return .deliverNested(oneMore: .none) }
+            demand -= 1
+            return .deliverNested(oneMore: .max(1))
+        }
+        if !emitting, queue.isEmpty, demand > 0 {
             if demand == .unlimited { return .deliver(oneMore: .none) }
             demand -= 1
             return .deliver(oneMore: .max(1))
@@ -471,7 +484,16 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
     ) -> Action {
         var action = Action()
-        guard isOpen, inners[index].generation == generation, !inners[index].free else { return action }
+        guard isOpen else { return action }
+        guard inners[index].generation == generation, !inners[index].free else {
+            // An inner that already finished, finishing again: Apple's operator does not tell it
+            // from a live one and asks the upstream for one more publisher all the same (§2d:
+            // the misbehaviour is the inner's, and Apple passes it on).
+            if case .finished = completion, !upstreamFinished, maxPublishers != .unlimited {
+                action.requestOne = upstream
+            }
+            return action
+        }
         var held: (any Subscription)?
         if inners[index].subscribed {
             held = inners[index].release()

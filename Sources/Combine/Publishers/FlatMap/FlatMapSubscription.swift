@@ -180,7 +180,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                     ask.request(.max(1))
                 }
                 emission = state.withLock { machine -> Emission in
-                    if ask != nil { machine.endRequestingOne(at: queued.index, generation: queued.generation) }
+                    if ask != nil { machine.endRequestingOne() }
                     return nextLocked(&machine)
                 }
             case .completion(let completion, let box):
@@ -311,7 +311,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// An inner value: straight to the subscriber when the lock-free path allows (demand
     /// unlimited, returns `none`); else delivered at once by this thread when nobody emits,
     /// nothing is queued and there is demand (returns `max(1)`, Apple's one value in flight per
-    /// inner); else queued, its inner asked for one more once it is delivered.
+    /// inner); else, sent from inside the subscriber on the emitting thread, delivered at once,
+    /// nested, while there is demand, as Apple's operator does; else queued, its inner asked for
+    /// one more once it is delivered.
     @inlinable
     func receiveInner(_ value: Downstream.Input, at index: Int, generation: Int) -> Subscribers.Demand {
         if role.tryTakeWithoutLock() {
@@ -321,14 +323,26 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             resume(after: additional)
             return .none
         }
+        return receiveInnerLocked(value, at: index, generation: generation)
+    }
+
+    /// ``receiveInner(_:at:generation:)`` when the lock-free path is closed. Apart, and never
+    /// inlined, so that the lock-free path stays small enough to be inlined into the inner
+    /// publisher's delivery loop (with this body inline it was not, which cost about 23
+    /// instructions per value of `flatMap { inner.publisher }`).
+    @inlinable @inline(never)
+    func receiveInnerLocked(_ value: Downstream.Input, at index: Int, generation: Int) -> Subscribers.Demand {
         let (decision, emission, ticket) = state.withLock {
             machine -> (Machine.ValueDecision, Emission, DeliveryTickets.Ticket?) in
             // Only a free word that keeps lock-free takers out lets this thread take the role with
             // a plain store: otherwise another thread may take it at any moment without the mutex.
-            let busy = role.current != AtomicDeliveryRole.attentionFlag
-            let decision = machine.receiveInner(value, at: index, generation: generation, emitting: busy)
+            let word = role.current
+            let busy = word != AtomicDeliveryRole.attentionFlag
+            // This thread emits further up its stack: the value comes from inside the subscriber.
+            let nested = word & AtomicDeliveryRole.heldFlag != 0 && AtomicDeliveryRole.claim(whenHeld: word) == .nested
+            let decision = machine.receiveInner(value, at: index, generation: generation, emitting: busy, nested: nested)
             switch decision {
-            case .drop:
+            case .drop, .deliverNested:
                 return (decision, .idle, nil)
             case .deliver:
                 // This thread takes the role to deliver its own value: the word kept lock-free
@@ -348,6 +362,11 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return .none
         case .deliver(let oneMore):
             resume(after: deliver(value))
+            return oneMore
+        case .deliverNested(let oneMore):
+            // The role stays with the delivery this one is nested in, which goes on afterwards.
+            let additional = deliver(value)
+            if additional != .none { state.withLock { $0.delivered(additional: additional) } }
             return oneMore
         case .queued:
             emit(emission)

@@ -71,6 +71,9 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         case beyondDemand
         /// Perform the step (the value was handed out or queued).
         case step(Step)
+        /// Sent from inside the subscriber on the emitting thread: deliver it at once, nested,
+        /// and report the answer with ``nestedDelivered(additional:)``.
+        case nested(Downstream, Downstream.Input)
     }
 
     @usableFromInline
@@ -156,6 +159,10 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         /// The value was offered to the subscriber as if the inner had been subscribed to, had
         /// sent it and had finished: cancel `previous`, then perform `step`.
         case offered(previous: SubscriptionHandle?, step: Step)
+        /// The same, from inside the subscriber on the emitting thread: cancel `previous`, then
+        /// deliver the value at once, nested, and report the answer with
+        /// ``nestedDelivered(additional:)``.
+        case offeredNested(previous: SubscriptionHandle?, downstream: Downstream, value: Downstream.Input)
     }
 
     /// Switches to an inner publisher whose one value is at hand (see ``ImmediateOutput``). With
@@ -168,6 +175,9 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         guard let (generation, previous) = switchInner() else { return .ignored }
         guard gate.freeDemand > .none else { return .subscribe(generation: generation, previous: previous) }
         innerPhase = .finished
+        if let downstream = gate.takeNested() {
+            return .offeredNested(previous: previous, downstream: downstream, value: value)
+        }
         return .offered(previous: previous, step: gate.offer(value))
     }
 
@@ -190,9 +200,11 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
 
     /// Keeps the subscription of the current inner and returns the demand to request of it
     /// (`.none`: nothing yet); `nil` when it must be cancelled (a replaced inner, or the operator
-    /// is done).
+    /// is done). One the current inner sends after it finished, while the operator runs on, is
+    /// ignored (`.none`, not kept), as Apple's operator ignores it.
     @inlinable
     mutating func receiveInner(subscription: SubscriptionHandle, generation: Int) -> Subscribers.Demand? {
+        if gate.isOpen, generation == self.generation, innerPhase == .finished { return Subscribers.Demand.none }
         guard gate.isOpen, generation == self.generation, innerPhase == .awaitingSubscription else {
             return nil
         }
@@ -212,6 +224,9 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
             // even one sent before the inner's subscription or after its completion.
             if gate.freeDemand == .none { return .beyondDemand }
             guard gate.isOpen, innerPhase != .finished else { return .drop }
+            // From inside the subscriber, on the emitting thread: Apple's operator delivers it at
+            // once, nested, and returns the subscriber's answer to the inner.
+            if let downstream = gate.takeNested() { return .nested(downstream, value) }
             return .step(gate.offer(value))
         }
     }
@@ -273,6 +288,13 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     mutating func delivered(additional: Subscribers.Demand, returnedToSender: Bool) -> Action {
         let forward = returnedToSender || additional == .none ? nil : forwardingTarget
         return Action(step: gate.delivered(additional: additional), forward: forward, demand: additional)
+    }
+
+    /// After a value delivered nested (``ValueDecision/nested(_:_:)``): records the subscriber's
+    /// answer, which goes back to the inner through its `receive`.
+    @inlinable
+    mutating func nestedDelivered(additional: Subscribers.Demand) {
+        gate.nestedDelivered(additional: additional)
     }
 
     /// Cancels: returns the upstream's and the inner's subscriptions.

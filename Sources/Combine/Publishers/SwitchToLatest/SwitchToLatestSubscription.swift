@@ -91,6 +91,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .offered(let previous, let step):
             previous?.cancel()
             perform(Machine.Action(step: step))
+        case .offeredNested(let previous, let downstream, let value):
+            previous?.cancel()
+            // From inside the subscriber: nested in the delivery in progress, which keeps the
+            // emitter role. The answer would go back to the inner; only the gate counts it.
+            let answer = downstream.receive(value)
+            if answer != .none { state.withLock { $0.nestedDelivered(additional: answer) } }
         }
         return .none
     }
@@ -133,6 +139,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .step(let step):
             perform(Machine.Action(step: step))
             return .none
+        case .nested(let downstream, let value):
+            // Sent from inside the subscriber on the emitting thread: delivered at once, nested in
+            // the delivery in progress (which keeps the emitter role), and the answer returned.
+            let answer = downstream.receive(value)
+            if answer != .none { state.withLock { $0.nestedDelivered(additional: answer) } }
+            return answer
         }
     }
 
