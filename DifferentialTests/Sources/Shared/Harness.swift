@@ -292,7 +292,10 @@ let upstreamValues = [1, 2, 2, 3, 4, 5, 5, 6, 7, 8]
 final class RecordingSubscription: Subscription, CustomStringConvertible {
     let name: String
     init(name: String) { self.name = name }
-    func request(_ demand: Subscribers.Demand) { emit("\(name).request(\(fmt(demand)))") }
+    func request(_ demand: Subscribers.Demand) {
+        emit("\(name).request(\(fmt(demand)))")
+        upstreamOnRequest?(name, demand)
+    }
     func cancel() { emit("\(name).cancel") }
     var description: String { name }
     deinit { emit("\(name) released") }
@@ -343,9 +346,16 @@ final class HandDriven: Publisher {
     }
 
     func sendValue() {
+        sendValue(to: attached.map(\.index))
+    }
+
+    /// Sends the next value to the subscribers attached in the given places only (`1` is the
+    /// first), for scenarios where one of several attached subscribers sends from inside another
+    /// one's delivery.
+    func sendValue(to indices: [Int]) {
         let value = upstreamValues[sent % upstreamValues.count]
         sent += 1
-        for target in attached {
+        for target in attached where indices.contains(target.index) {
             emit("\(name)#\(target.index).send(\(value))")
             let demand = target.value(value)
             emit("\(name)#\(target.index).send(\(value)) -> \(fmt(demand))")
@@ -378,6 +388,15 @@ final class HandDriven: Publisher {
 /// What `D` answers to each value: `.none` unless the entry says otherwise.
 var downstreamAnswer = Subscribers.Demand.none
 
+/// What `D` does inside each `receive(_:)` before answering, for the entries that send from
+/// inside the subscriber; `nil` (nothing) unless the entry says otherwise.
+var downstreamOnValue: (() -> Void)?
+
+/// What the upstream's recording subscriptions do inside each `request(_:)` after recording it,
+/// with the subscription's name, for the entries that send from inside a request; `nil` unless
+/// the entry says otherwise.
+var upstreamOnRequest: ((String, Subscribers.Demand) -> Void)?
+
 /// The downstream at the end of every scenario: records what it receives and answers
 /// `downstreamAnswer` to each value; the script makes its other requests and its cancel.
 final class Tracker<Input, Failure: Error>: Subscriber, CustomStringConvertible {
@@ -391,6 +410,11 @@ final class Tracker<Input, Failure: Error>: Subscriber, CustomStringConvertible 
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        if let downstreamOnValue {
+            // The entry acts from inside `D`: mark where the call starts, to show what nests in it.
+            emit("D.value(\(input)) begins")
+            downstreamOnValue()
+        }
         emit("D.value(\(input)) -> \(fmt(downstreamAnswer))")
         return downstreamAnswer
     }

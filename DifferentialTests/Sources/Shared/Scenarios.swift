@@ -69,6 +69,9 @@ final class Context {
         request = { _ in }
         cancel = {}
         endState = {}
+        // The hooks capture the context.
+        downstreamOnValue = nil
+        upstreamOnRequest = nil
     }
 
     func nextValue() -> Int {
@@ -200,6 +203,7 @@ let answeringOneTable: [Entry] = [
     "filter", "compactMap", "tryFilter", "removeDuplicates", "dropFirst", "drop(while:)", "prefix(2)",
     "output(in:)", "collect(2)", "replaceEmpty", "append", "prepend", "zip(Just)", "zip(U)",
     "flatMap(Just)", "flatMap(Optional)", "flatMap(max 1, Sequence)", "switchToLatest(Just)", "switchToLatest(Optional)", "catch(U)", "retry(1)",
+    "flatMap(U, U; #2 sends inside D)", "switchToLatest(U, outer open; U sends inside D)", "measureInterval",
     "buffer(byRequest,dropOldest)", "buffer(keepFull,dropNewest)", "share", "multicast(subject:)",
     "debounce", "throttle(latest:true)", "delay", "receive(on:)", "Sequence", "Record",
     "PassthroughSubject", "CurrentValueSubject", "Published", "Future",
@@ -316,6 +320,63 @@ let baseTable: [Entry] = [
         c.attach(c.u.map { optionalPublisher(isOdd($0) ? $0 * 10 : nil).setFailureType(to: TestError.self) }.switchToLatest())
     },
     op("switchToLatest(U)") { c in c.attach(Just(c.u).setFailureType(to: TestError.self).switchToLatest()) },
+    // The outer stays open, so the inner's events after it finished meet a live operator.
+    op("switchToLatest(U, outer open)") { c in
+        let outer = CurrentValueSubject<HandDriven, TestError>(c.u)
+        c.keep.append(outer)
+        c.attach(outer.switchToLatest())
+    },
+
+    // Re-entrant deliveries: sends made from inside `D` on the delivering thread.
+    // Two inners attached to `U`: a value of the first makes the second send from inside `D`.
+    // Once per `val`: the first value `D` receives after it (whenever that is) does it.
+    op("flatMap(U, U; #2 sends inside D)") { c in
+        var armed = false
+        c.onVal = {
+            armed = true
+            c.u.sendValue(to: [1])
+        }
+        downstreamOnValue = {
+            guard armed, c.u.attached.count == 2 else { return }
+            armed = false
+            c.u.sendValue(to: [2])
+        }
+        c.attach([1, 2].publisher.setFailureType(to: TestError.self).flatMap { _ in c.u })
+    },
+    // The current inner sends again from inside `D`, once per `val`.
+    op("switchToLatest(U, outer open; U sends inside D)") { c in
+        let outer = CurrentValueSubject<HandDriven, TestError>(c.u)
+        c.keep.append(outer)
+        var armed = false
+        c.onVal = {
+            armed = true
+            c.u.sendValue()
+        }
+        downstreamOnValue = {
+            guard armed else { return }
+            armed = false
+            c.u.sendValue()
+        }
+        c.attach(outer.switchToLatest())
+    },
+    // `maxPublishers: .max(1)` over `U`, its inners `V`: each `val` makes `V` subscribe and
+    // finish; asked for one more publisher, `U`'s subscription makes `V` finish again, twice.
+    op("flatMap(max 1, V; V finishes again when U is asked)") { c in
+        let v = HandDriven(name: "V")
+        c.keep.append(v)
+        var repeats = 0
+        upstreamOnRequest = { name, _ in
+            guard name.hasPrefix("S"), v.attached.count > 0, repeats < 2 else { return }
+            repeats += 1
+            v.sendCompletion(.finished)
+        }
+        c.onVal = {
+            c.u.sendValue()
+            v.sendSubscription()
+            v.sendCompletion(.finished)
+        }
+        c.attach(c.u.flatMap(maxPublishers: .max(1)) { _ in v })
+    },
 
     // Errors.
     op("catch(Just)") { c in c.attach(c.u.catch { _ in Just(9).setFailureType(to: TestError.self) }) },

@@ -86,6 +86,8 @@ func introspectionScript(_ entry: Entry) -> [Event] {
 }
 
 func run(_ entry: Entry, _ script: [Event]) {
+    downstreamOnValue = nil
+    upstreamOnRequest = nil
     let context = Context()
     let recorder = script.first == .ins ? IntrospectionRecorder() : nil
     recorder?.start()

@@ -315,14 +315,16 @@ struct FlatMapTests {
     }
 
     /// §30: while inner A's value is delivered, inner B sends from inside the subscriber: its
-    /// value is delivered nested, and B gets `max(1)` back from `receive`, so it is never asked
-    /// through a separate `request`.
-    @Test func anotherInnersValueFromInsideTheSubscriberIsDeliveredNested() {
+    /// value is delivered nested, and B gets back from `receive` what a value delivered at once
+    /// returns (`max(1)`, `none` with unlimited demand), so it is never asked through a separate
+    /// `request`.
+    @Test(arguments: [Subscribers.Demand.max(3), .unlimited])
+    func anotherInnersValueFromInsideTheSubscriberIsDeliveredNested(demand: Subscribers.Demand) {
         let outer = TestUpstream<Int, TestError>(name: "Outer")
         let inners = [Inner(), Inner()]
         var log: [String] = []
         var returnedToB: Subscribers.Demand?
-        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(3), onValue: { value in
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: demand, onValue: { value in
             log.append("enter \(value)")
             if value == 1 { returnedToB = inners[1].send(2) }
             log.append("exit \(value)")
@@ -330,35 +332,18 @@ struct FlatMapTests {
         outer.flatMap { inners[$0] }.subscribe(tracker)
         outer.send(0)
         outer.send(1)
-        #expect(inners[0].send(1) == .max(1))
+        let oneMore: Subscribers.Demand = demand == .unlimited ? .none : .max(1)
+        let firstRequest: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
+        #expect(inners[0].send(1) == oneMore)
         #expect(log == ["enter 1", "enter 2", "exit 2", "exit 1"])
-        #expect(returnedToB == .max(1))
-        #expect(inners[1].calls == [.request(.max(1))])
-        #expect(inners[0].calls == [.request(.max(1))])
+        #expect(returnedToB == oneMore)
+        #expect(inners[1].calls == [.request(firstRequest)])
+        #expect(inners[0].calls == [.request(firstRequest)])
+        guard demand != .unlimited else { return }
         // One unit of demand left: the next value goes out at once too.
         #expect(inners[1].send(3) == .max(1))
         #expect(inners[0].send(4) == .none, "no demand left: queued")
         #expect(tracker.values == [1, 2, 3])
-    }
-
-    /// The same with unlimited demand: nested, and the inner gets `none` back.
-    @Test func anotherInnersValueFromInsideTheSubscriberIsDeliveredNestedWithUnlimitedDemand() {
-        let outer = TestUpstream<Int, TestError>(name: "Outer")
-        let inners = [Inner(), Inner()]
-        var log: [String] = []
-        var returnedToB: Subscribers.Demand?
-        let tracker = TrackingSubscriber<Int, TestError>(onValue: { value in
-            log.append("enter \(value)")
-            if value == 1 { returnedToB = inners[1].send(2) }
-            log.append("exit \(value)")
-        })
-        outer.flatMap { inners[$0] }.subscribe(tracker)
-        outer.send(0)
-        outer.send(1)
-        #expect(inners[0].send(1) == .none)
-        #expect(log == ["enter 1", "enter 2", "exit 2", "exit 1"])
-        #expect(returnedToB == Subscribers.Demand.none)
-        #expect(inners[1].calls == [.request(.unlimited)])
     }
 
     /// Apple's rule while a request drains the queue: a nested value goes out at once when demand
