@@ -86,6 +86,7 @@ func introspectionScript(_ entry: Entry) -> [Event] {
 }
 
 func run(_ entry: Entry, _ script: [Event]) {
+    Reflection.begin(entry.name)
     let context = Context()
     let recorder = script.first == .ins ? IntrospectionRecorder() : nil
     recorder?.start()
