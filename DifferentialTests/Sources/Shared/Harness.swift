@@ -71,13 +71,19 @@ func emit(_ line: String) {
 }
 
 /// Removes what differs between the libraries without being behaviour: the module name, the
-/// namespace OpenCombine puts its extensions of standard types in, and memory addresses (`0x…`).
+/// namespace OpenCombine puts its extensions of standard types in, the anonymous context a
+/// `private` type's name carries (`(unknown context at $55d559ff8f80).`), and memory addresses
+/// (`0x…`).
 func normalise(_ line: String) -> String {
     var line = line
     if line.contains("OpenCombine") {
         line = line.replacingAll("(extension in OpenCombine):", with: "(extension in Combine):")
             .replacingAll(".OCombine.", with: ".")
             .replacingAll("OpenCombine.", with: "Combine.")
+    }
+    while let start = line[...].range(of: "(unknown context at $") {
+        guard let end = line[start.upperBound...].range(of: ").") else { break }
+        line = String(line[..<start.lowerBound]) + line[end.upperBound...]
     }
     guard line.contains("0x") else { return line }
     var result = ""
@@ -177,6 +183,122 @@ func describe(_ object: Any) -> String {
     return parts.joined(separator: " ")
 }
 
+// MARK: - Reflection
+
+/// What the library's objects show of themselves while a scenario runs: after every script event
+/// and while `D` receives a value or a completion, each object of the chain the harness can reach
+/// (the subscription `D` holds and every subscriber attached to `U`) is written out as `dump`
+/// would show it, on one `%` line. The driver compares these lines per operator, as it does the
+/// shapes: a line one library writes and the other never does is a difference.
+///
+/// The dump is pruned where the two libraries could only differ by how they are written: an
+/// object without a custom mirror (its stored properties, which each library names its own way)
+/// is shown by its summary alone, as are the harness's own objects. Custom mirrors, optionals,
+/// collections, dictionaries, sets and tuples are expanded, so a custom mirror's children are
+/// compared however deep they sit.
+enum Reflection {
+    /// The objects to show: the context sets it when it attaches `D`.
+    static var objects: () -> [(String, Any)] = { [] }
+    /// The lines already written for the current entry: each is written once per entry.
+    static var seen: Set<String> = []
+    static var entry = ""
+
+    /// Starts a scenario of `entry`.
+    static func begin(_ entry: String) {
+        if entry != self.entry {
+            self.entry = entry
+            seen = []
+        }
+        objects = { [] }
+    }
+
+    /// Writes what every object shows now; `context` says when. An object met again under
+    /// another name (the subscription `D` holds is often the subscriber attached to `U`) is
+    /// written as being that object: identity is part of the shape.
+    static func snapshot(_ context: String) {
+        if IntrospectionRecorder.watching { return }
+        var named: [ObjectIdentifier: String] = [:]
+        for (who, object) in objects() {
+            var text: String
+            if type(of: object) is AnyClass, let first = named[ObjectIdentifier(object as AnyObject)] {
+                text = "is \(first)"
+            } else {
+                if type(of: object) is AnyClass { named[ObjectIdentifier(object as AnyObject)] = who }
+                text = render(object)
+            }
+            let line = normalise(valueText("% \(context) \(who) \(text)"))
+            if seen.insert(line).inserted { emit(line) }
+        }
+    }
+
+    /// `dump`'s text of `object`, pruned as the type's comment says, its lines joined by ` ⏎ `.
+    static func render(_ object: Any) -> String {
+        var lines: [String] = []
+        var visited: [ObjectIdentifier: Int] = [:]
+        node(object, label: nil, depth: 0, visited: &visited, into: &lines)
+        return lines.joined(separator: " ⏎ ")
+    }
+
+    static func isHarnessObject(_ value: Any) -> Bool {
+        value is RecordingSubscription || value is HandDriven || value is RecordingScheduler
+            || value is RecordingScheduler.Token || "\(type(of: value))".hasPrefix("Tracker<")
+    }
+
+    static func node(_ value: Any, label: String?, depth: Int, visited: inout [ObjectIdentifier: Int],
+                     into lines: inout [String]) {
+        let indent = String(repeating: "  ", count: depth)
+        let prefix = label.map { "\($0): " } ?? ""
+        let mirror = Mirror(reflecting: value)
+        // As `dump` sums a value up: its debug description, its description, or else its type's
+        // name (not the stored properties `String(describing:)` would spell out), with the case
+        // of an enum, whose payload is shown as `String(reflecting:)` spells it rather than
+        // expanded as `dump` would.
+        var summary: String
+        if let debug = value as? CustomDebugStringConvertible {
+            summary = debug.debugDescription
+        } else if let described = value as? CustomStringConvertible {
+            summary = described.description
+        } else if mirror.displayStyle == .enum {
+            summary = String(reflecting: value)
+        } else {
+            summary = String(reflecting: type(of: value))
+        }
+        if mirror.displayStyle == .collection || mirror.displayStyle == .set || mirror.displayStyle == .dictionary {
+            summary = "\(mirror.children.count) elements"
+        }
+        let expands: Bool
+        switch mirror.displayStyle {
+        case .optional, .collection, .dictionary, .set, .tuple: expands = true
+        default: expands = value is CustomReflectable && !isHarnessObject(value)
+        }
+        var identity = ""
+        if type(of: value) is AnyClass {
+            let id = ObjectIdentifier(value as AnyObject)
+            if let seen = visited[id] {
+                lines.append("\(indent)- \(prefix)\(summary) #\(seen) (again)")
+                return
+            }
+            identity = " #\(visited.count)"
+            visited[id] = visited.count
+        }
+        if mirror.displayStyle == .optional, mirror.children.isEmpty {
+            lines.append("\(indent)- \(prefix)nil")
+            return
+        }
+        guard expands, !mirror.children.isEmpty, depth < 12 else {
+            lines.append("\(indent)- \(prefix)\(summary)\(identity)")
+            return
+        }
+        lines.append("\(indent)▿ \(prefix)\(summary)\(identity)")
+        if let superclass = mirror.superclassMirror, !superclass.children.isEmpty {
+            lines.append("\(indent)  ▿ super: \(superclass.subjectType)")
+        }
+        for child in mirror.children.prefix(20) {
+            node(child.value, label: child.label ?? "_", depth: depth + 1, visited: &visited, into: &lines)
+        }
+    }
+}
+
 // MARK: - Introspection
 
 /// Writes every `_Introspection` report as an `I.` line: which publisher type a subscriber is
@@ -252,6 +374,8 @@ final class IntrospectionRecorder: _Introspection {
 func valueText(_ value: Any) -> String {
     "\(value)".replacingAll("DiffTributary.", with: "").replacingAll("DiffOpenCombine.", with: "")
         .replacingAll("DiffCombine.", with: "")
+        // The scenario file's path (`assertNoFailure`'s `file`) runs through each target's link.
+        .replacingAll("/DiffTributary/", with: "/Shared/").replacingAll("/DiffOpenCombine/", with: "/Shared/")
 }
 
 /// A reported object as the trace names it: the upstream's recording subscriptions by name,
@@ -310,6 +434,8 @@ final class HandDriven: Publisher {
 
     struct Attached {
         let index: Int
+        /// The subscriber itself, for ``Reflection``.
+        let object: Any
         let subscription: (Subscription) -> Void
         let value: (Int) -> Subscribers.Demand
         let completion: (Subscribers.Completion<TestError>) -> Void
@@ -329,6 +455,7 @@ final class HandDriven: Publisher {
         emitShape("\(name).attach#\(index)", subscriber)
         attached.append(Attached(
             index: index,
+            object: subscriber,
             subscription: { subscriber.receive(subscription: $0) },
             value: { subscriber.receive($0) },
             completion: { subscriber.receive(completion: $0) },
@@ -366,6 +493,19 @@ final class HandDriven: Publisher {
         for target in attached {
             emit("\(name)#\(target.index).\(fmt(completion))")
             target.completion(completion)
+        }
+    }
+
+    /// Asks the upstream-facing object directly (the operator's subscriber) for one value, as a
+    /// `Subscription`, before or after its subscription.
+    func requestSubscribers() {
+        for target in attached {
+            if let subscription = target.object as? Subscription {
+                emit("\(name)#\(target.index).request-subscriber(max(1))")
+                subscription.request(.max(1))
+            } else {
+                emit("\(name)#\(target.index).request-subscriber: not a Subscription")
+            }
         }
     }
 
@@ -416,11 +556,13 @@ final class Tracker<Input, Failure: Error>: Subscriber, CustomStringConvertible 
             downstreamOnValue()
         }
         emit("D.value(\(input)) -> \(fmt(downstreamAnswer))")
+        Reflection.snapshot("in D.value")
         return downstreamAnswer
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         emit("D.\(fmt(completion))")
+        Reflection.snapshot("in D.completion")
     }
 
     var description: String { "D" }

@@ -24,6 +24,8 @@ enum Event: String, CaseIterable {
     case can
     /// The operator's upstream-facing subscriber is cancelled directly (`Cancellable`).
     case xcan
+    /// The operator's upstream-facing subscriber is asked for `max(1)` directly (`Subscription`).
+    case xrq
     /// The recording scheduler advances one tick.
     case adv
     /// `connect()` on the connectable publisher (the connection is kept).
@@ -38,6 +40,9 @@ let timeEvents = upstreamEvents + [.adv]
 let connectableEvents = upstreamEvents + [.con]
 let sourceEvents: [Event] = [.rq1, .rq0, .rqU, .can]
 let subjectEvents: [Event] = [.sub, .val, .fin, .err, .rq1, .rq0, .rqU, .can]
+/// For the entries that check what a request made on the upstream-facing object does, before the
+/// upstream's subscription (spec §10 rule 1) and after it.
+let earlyRequestEvents: [Event] = [.xrq, .sub, .val, .fin, .rq1, .can, .xcan]
 
 /// The state of one scenario.
 final class Context {
@@ -58,6 +63,7 @@ final class Context {
     /// Drops everything the scenario holds: the upstream's subscribers, the scheduler's pending
     /// actions, the connections, subjects and closures (which may capture the context).
     func tearDown() {
+        Reflection.objects = { [] }
         u.attached = []
         t.items = []
         connections = []
@@ -102,6 +108,12 @@ final class Context {
             guard let subscription = tracker?.subscription else { return }
             emitShape("end: D's subscription", subscription)
         }
+        Reflection.objects = { [weak tracker, weak self] in
+            var objects: [(String, Any)] = []
+            if let subscription = tracker?.subscription { objects.append(("D.sub", subscription)) }
+            for target in self?.u.attached ?? [] { objects.append(("U.attach#\(target.index)", target.object)) }
+            return objects
+        }
     }
 
     func attachConnectable<P: ConnectablePublisher>(_ publisher: P) {
@@ -121,6 +133,7 @@ final class Context {
         case .rqU: request(.unlimited)
         case .can: cancel()
         case .xcan: u.cancelSubscribers()
+        case .xrq: u.requestSubscribers()
         case .adv: t.advance()
         case .con:
             if let connect {
@@ -131,6 +144,9 @@ final class Context {
             }
         case .ins: break
         }
+        // One context for every event: what an object shows matters, not which event led there
+        // (the behaviour lines say that), and the ledger stays short.
+        Reflection.snapshot("step")
     }
 }
 
@@ -195,7 +211,17 @@ final class Model: ObservableObject {
 }
 
 /// Every operator and publisher the harness covers, with its fixed closures.
-let table: [Entry] = baseTable + answeringOneTable
+let table: [Entry] = baseTable + answeringOneTable + earlyRequestTable
+
+/// The entries whose upstream-facing object is itself a subscription, run again with requests
+/// made on that object directly (`xrq`).
+let earlyRequestTable: [Entry] = [
+    "tryFilter", "tryCompactMap", "prefix(while:)", "tryPrefix(while:)", "removeDuplicates(by:)",
+    "tryRemoveDuplicates(by:)", "handleEvents", "tryMap", "dropFirst", "reduce",
+].map { name in
+    let entry = baseTable.first { $0.name == name }!
+    return Entry(name: entry.name + " [early requests]", events: earlyRequestEvents, build: entry.build)
+}
 
 /// The entries whose demand accounting is worth a second run with `D` asking for more from
 /// inside `receive(_:)`.

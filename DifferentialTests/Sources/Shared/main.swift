@@ -88,6 +88,7 @@ func introspectionScript(_ entry: Entry) -> [Event] {
 func run(_ entry: Entry, _ script: [Event]) {
     downstreamOnValue = nil
     upstreamOnRequest = nil
+    Reflection.begin(entry.name)
     let context = Context()
     let recorder = script.first == .ins ? IntrospectionRecorder() : nil
     recorder?.start()
