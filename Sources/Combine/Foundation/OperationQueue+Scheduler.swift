@@ -15,8 +15,9 @@ private struct OperationQueueSchedulerAction: @unchecked Sendable {
 /// operations run in parallel, so `receive(on: queue)` may deliver values **out of order and
 /// concurrently**. Set `maxConcurrentOperationCount = 1` to get serial, in-order delivery.
 ///
-/// A delayed or repeating action is one operation, added at once, that is not ready until its
-/// date: the queue starts it then (see ``OperationQueueTimedOperation``).
+/// A delayed or repeating action is one operation, added to the queue at once, as on Apple's
+/// platforms: once started, it waits for the date, then runs the action (again at each interval
+/// for the repeating form).
 extension OperationQueue: Scheduler {
     /// Options for operation-queue scheduling; there are none.
     public struct SchedulerOptions: Sendable {}
