@@ -109,6 +109,28 @@ struct LeakAuditTests {
 
     enum Ending: String, CaseIterable, Sendable { case cancel, finish, fail }
 
+    /// Sends three values through both sources, then ends the stream the way `ending` says
+    /// (`cancel` is the subscriber's cancel), draining `queue` after each step.
+    static func sendValuesThenEnd(
+        _ a: Source, _ b: Source, _ ending: Ending, _ queue: DispatchQueue, cancel: () -> Void
+    ) {
+        a.send(1)
+        b.send(2)
+        a.send(3)
+        queue.sync {}
+        switch ending {
+        case .cancel:
+            cancel()
+        case .finish:
+            a.send(completion: .finished)
+            b.send(completion: .finished)
+        case .fail:
+            a.send(completion: .failure(StressError()))
+            b.send(completion: .failure(StressError()))
+        }
+        queue.sync {}
+    }
+
     @Test(arguments: entries, Ending.allCases)
     func releasesEverything(_ entry: Entry, _ ending: Ending) {
         if ending == .fail && !entry.canFail { return }
@@ -123,21 +145,7 @@ struct LeakAuditTests {
             let pipe = entry.build(a, b, token, queue)
             pipe.subscribe(holder)
             queue.sync {}
-            a.send(1)
-            b.send(2)
-            a.send(3)
-            queue.sync {}
-            switch ending {
-            case .cancel:
-                holder.cancel()
-            case .finish:
-                a.send(completion: .finished)
-                b.send(completion: .finished)
-            case .fail:
-                a.send(completion: .failure(StressError()))
-                b.send(completion: .failure(StressError()))
-            }
-            queue.sync {}
+            Self.sendValuesThenEnd(a, b, ending, queue, cancel: holder.cancel)
             if ending != .cancel {
                 // Time-based operators may finish on their scheduler.
                 _ = Stress.eventually("completion of \(entry.name)") { holder.lock.withLock { holder.subscription == nil } }
@@ -172,21 +180,7 @@ struct LeakAuditTests {
             cancellables.append(pipe.sink(receiveCompletion: { _ in _ = sinkToken }, receiveValue: { _ in _ = sinkToken }))
             cancellables.append(pipe.replaceError(with: 0).assign(to: \.value, on: target))
             queue.sync {}
-            a.send(1)
-            b.send(2)
-            a.send(3)
-            queue.sync {}
-            switch ending {
-            case .cancel:
-                cancellables.forEach { $0.cancel() }
-            case .finish:
-                a.send(completion: .finished)
-                b.send(completion: .finished)
-            case .fail:
-                a.send(completion: .failure(StressError()))
-                b.send(completion: .failure(StressError()))
-            }
-            queue.sync {}
+            Self.sendValuesThenEnd(a, b, ending, queue) { cancellables.forEach { $0.cancel() } }
         }
         let end = Date().addingTimeInterval(entry.queue == nil ? 0 : 2)
         while (weakToken != nil || weakSinkToken != nil || weakTarget != nil) && Date() < end { usleep(1_000); queue.sync {} }
