@@ -20,27 +20,84 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// The identifier of the wrapped subscriber (or a fresh one for closure-built subscribers).
     public let combineIdentifier: CombineIdentifier
 
-    /// Holds the three event closures and, for the debugging output, the wrapped subscriber.
+    /// Holds the three event calls and, for the debugging output, the wrapped subscriber.
+    ///
+    /// The calls are closures that capture nothing and are handed the box itself: a subclass
+    /// keeps what they need (``Wrapping`` the subscriber, ``Closures`` the user's closures). So
+    /// erasing a subscriber costs one allocation, whatever the subscriber's size, and a value
+    /// reaches it through one call of a plain function, with no closure context in between.
     @usableFromInline
-    internal final class Box {
-        @usableFromInline let receiveSubscription: (any Subscription) -> Void
-        @usableFromInline let receiveValue: (Input) -> Subscribers.Demand
-        @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-        /// The wrapped subscriber, whose description and mirror the erasure shows; `nil` for one
-        /// built from closures.
-        @usableFromInline let wrapped: Any?
+    internal class Box {
+        @usableFromInline let receiveSubscription: (Box, any Subscription) -> Void
+        @usableFromInline let receiveValue: (Box, Input) -> Subscribers.Demand
+        @usableFromInline let receiveCompletion: (Box, Subscribers.Completion<Failure>) -> Void
 
         @inlinable
         init(
-            receiveSubscription: @escaping (any Subscription) -> Void,
-            receiveValue: @escaping (Input) -> Subscribers.Demand,
-            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-            wrapped: Any?
+            receiveSubscription: @escaping (Box, any Subscription) -> Void,
+            receiveValue: @escaping (Box, Input) -> Subscribers.Demand,
+            receiveCompletion: @escaping (Box, Subscribers.Completion<Failure>) -> Void
         ) {
             self.receiveSubscription = receiveSubscription
             self.receiveValue = receiveValue
             self.receiveCompletion = receiveCompletion
-            self.wrapped = wrapped
+        }
+
+        /// The wrapped subscriber, whose description and mirror the erasure shows; `nil` for one
+        /// built from closures.
+        @usableFromInline
+        var wrapped: Any? { nil }
+    }
+
+    /// The box of an erased subscriber.
+    @usableFromInline
+    internal final class Wrapping<S: Subscriber>: Box where S.Input == Input, S.Failure == Failure {
+        @usableFromInline let subscriber: S
+
+        @inlinable
+        init(_ subscriber: S) {
+            self.subscriber = subscriber
+            // Only `Wrapping<S>` boxes are handed these closures, so the downcasts cannot fail.
+            super.init(
+                receiveSubscription: { box, subscription in
+                    unsafeDowncast(box, to: Wrapping.self).subscriber.receive(subscription: subscription)
+                },
+                receiveValue: { box, value in unsafeDowncast(box, to: Wrapping.self).subscriber.receive(value) },
+                receiveCompletion: { box, completion in
+                    unsafeDowncast(box, to: Wrapping.self).subscriber.receive(completion: completion)
+                }
+            )
+        }
+
+        @usableFromInline
+        override var wrapped: Any? { subscriber }
+    }
+
+    /// The box of a subscriber made from closures.
+    @usableFromInline
+    internal final class Closures: Box {
+        @usableFromInline let onSubscription: (any Subscription) -> Void
+        @usableFromInline let onValue: (Input) -> Subscribers.Demand
+        @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
+
+        @inlinable
+        init(
+            onSubscription: @escaping (any Subscription) -> Void,
+            onValue: @escaping (Input) -> Subscribers.Demand,
+            onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+        ) {
+            self.onSubscription = onSubscription
+            self.onValue = onValue
+            self.onCompletion = onCompletion
+            super.init(
+                receiveSubscription: { box, subscription in
+                    unsafeDowncast(box, to: Closures.self).onSubscription(subscription)
+                },
+                receiveValue: { box, value in unsafeDowncast(box, to: Closures.self).onValue(value) },
+                receiveCompletion: { box, completion in
+                    unsafeDowncast(box, to: Closures.self).onCompletion(completion)
+                }
+            )
         }
     }
 
@@ -52,12 +109,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             return
         }
         combineIdentifier = s.combineIdentifier
-        box = Box(
-            receiveSubscription: { s.receive(subscription: $0) },
-            receiveValue: { s.receive($0) },
-            receiveCompletion: { s.receive(completion: $0) },
-            wrapped: s
-        )
+        box = Wrapping(s)
     }
 
     /// Makes a subscriber that feeds a subject: values and completion are sent into `s`, and the
@@ -84,30 +136,25 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         if let receiveValue { onValue = receiveValue } else { onValue = { _ in .none } }
         let onCompletion: (Subscribers.Completion<Failure>) -> Void
         if let receiveCompletion { onCompletion = receiveCompletion } else { onCompletion = { _ in } }
-        box = Box(
-            receiveSubscription: onSubscription,
-            receiveValue: onValue,
-            receiveCompletion: onCompletion,
-            wrapped: nil
-        )
+        box = Closures(onSubscription: onSubscription, onValue: onValue, onCompletion: onCompletion)
     }
 
     /// Forwards the subscription to the wrapped subscriber.
     @inlinable
     public func receive(subscription: any Subscription) {
-        box.receiveSubscription(subscription)
+        box.receiveSubscription(box, subscription)
     }
 
     /// Forwards a value and returns the wrapped subscriber's extra demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-        box.receiveValue(value)
+        box.receiveValue(box, value)
     }
 
     /// Forwards the completion.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-        box.receiveCompletion(completion)
+        box.receiveCompletion(box, completion)
     }
 
     /// The wrapped subscriber's description (its type's name when it has none), or
