@@ -84,7 +84,10 @@ extension AnyCancellable {
     }
 
     /// Inserts this cancellable into `set`, which then keeps it alive.
-    @inlinable
+    ///
+    /// Compiled once, here: inlined, it would make every module that stores a cancellable compile
+    /// its own copy of the set's insertion and growth code, for a call made once per
+    /// subscription.
     public func store(in set: inout Set<AnyCancellable>) {
         set.insert(self)
     }

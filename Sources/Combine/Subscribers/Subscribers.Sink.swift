@@ -103,7 +103,6 @@ extension Subscribers {
 
         /// Keeps the first subscription and asks it for unlimited values; cancels any later one,
         /// and the first one too when the sink was cancelled before or while it arrived.
-        @inlinable
         public func receive(subscription: any Subscription) {
             guard transition(from: SinkPhase.awaiting, to: SinkPhase.storing) != nil else {
                 subscription.cancel()
@@ -134,9 +133,7 @@ extension Subscribers {
         }
 
         /// Passes the first completion to the completion closure, then releases the subscription
-        /// and both closures. Once per stream, so kept out of its callers (specialised all the
-        /// same), which keeps `sink(…)` small enough to be inlined where it is called.
-        @inlinable @inline(never)
+        /// and both closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
             // Counted as a reader first, so that nobody releases the closure during the call.
             state.wrappingAdd(SinkPhase.reader, ordering: .acquiring)
@@ -155,7 +152,6 @@ extension Subscribers {
         /// Cancels the subscription and releases both closures; no value or completion is
         /// delivered afterwards. Before a subscription has arrived, a cancel is ignored, as on
         /// Apple's platforms: a subscription that arrives later is asked for everything.
-        @inlinable
         public func cancel() {
             guard state.load(ordering: .relaxed) & SinkPhase.mask != SinkPhase.awaiting, let current = end() else {
                 return
