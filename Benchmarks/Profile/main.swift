@@ -193,24 +193,10 @@ func run(_ workload: String, _ count: Int) {
         values.cancel()
         blackHole(changes &+ sum)
     case "9c":
-        let model = ObservableModel()
-        let scheduler = TurnScheduler()
-        var sum = 0
-        let values = model.publisher(for: \.count, on: scheduler).sink { sum &+= $0 }
-        for value in 0..<count {
-            model.count = value &+ 1
-            scheduler.drain()
-        }
-        values.cancel()
-        blackHole(sum)
+        observationBridge(count)
     case "9c-plain":
         // Not a workload: 9c's plain baseline, the hand-written tracking loop, for comparison.
-        let loop = PlainObservationLoop(ObservableModel())
-        for value in 0..<count {
-            loop.model.count = value &+ 1
-            loop.drain()
-        }
-        blackHole(loop.sum)
+        plainObservationLoop(count)
     case "9b":
         let model = Model()
         var changes = 0
@@ -450,4 +436,28 @@ func switchToLatestOfJusts(_ count: Int) {
     for value in 0..<count { subject.send(value) }
     cancellable.cancel()
     blackHole(sum)
+}
+
+@inline(never)
+func observationBridge(_ count: Int) {
+    let model = ObservableModel()
+    let scheduler = TurnScheduler()
+    var sum = 0
+    let values = model.publisher(for: \.count, on: scheduler).sink { sum &+= $0 }
+    for value in 0..<count {
+        model.count = value &+ 1
+        scheduler.drain()
+    }
+    values.cancel()
+    blackHole(sum)
+}
+
+@inline(never)
+func plainObservationLoop(_ count: Int) {
+    let loop = PlainObservationLoop(ObservableModel())
+    for value in 0..<count {
+        loop.model.count = value &+ 1
+        loop.drain()
+    }
+    blackHole(loop.sum)
 }
