@@ -66,150 +66,145 @@ extension Publisher {
     }
 }
 
-extension Publishers.Retry {
-    /// The state of a retrying stage, as a pure value.
+/// The state of a retrying stage, as a pure value that does not depend on the stage's types.
+///
+/// Its transitions are compiled once, here, rather than in every module for every pipeline that
+/// retries; the stage keeps the subscriber beside it and acts on the answers.
+@usableFromInline
+struct RetryStateMachine {
     @usableFromInline
-    struct StateMachine<Downstream> {
-        @usableFromInline
-        enum Phase {
-            /// An attempt is being made; its subscription has not arrived.
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// Finished, failed for the last time, or cancelled.
-            case terminal
-        }
-
-        @usableFromInline
-        enum SubscriptionAction {
-            case passDownstream(Downstream)
-            case request(Subscribers.Demand)
-            case none
-            case cancel
-        }
-
-        @usableFromInline
-        enum CompletionAction {
-            case none
-            /// Pass the completion on to the subscriber, now released by the stage.
-            case deliver(Downstream)
-            /// Subscribe again.
-            case resubscribe
-        }
-
-        @usableFromInline var phase: Phase = .awaitingSubscription
-        /// The subscriber, until the stage ends.
-        @usableFromInline var downstream: Downstream?
-        @usableFromInline var passedDownstream = false
-        @usableFromInline var demand: Subscribers.Demand = .none
-        /// Retries left; `nil` for no limit (`retry(_:)` with a negative count, as Apple's).
-        @usableFromInline var remaining: Int?
-        /// A thread is inside `upstream.subscribe`; a retry needed meanwhile is left to it, so
-        /// synchronous failures loop instead of recursing.
-        @usableFromInline var subscribing = true
-        @usableFromInline var resubscribePending = false
-
-        @inlinable
-        init(downstream: Downstream, retries: Int?) {
-            self.downstream = downstream
-            remaining = retries.flatMap { $0 < 0 ? nil : $0 }
-        }
-
-        @inlinable
-        mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
-            guard case .awaitingSubscription = phase, let downstream else { return .cancel }
-            phase = .subscribed(subscription)
-            if !passedDownstream {
-                passedDownstream = true
-                return .passDownstream(downstream)
-            }
-            return demand > 0 ? .request(demand) : .none
-        }
-
-        /// A value: the subscriber to deliver it to, or `nil` to ignore it.
-        @inlinable
-        mutating func value() -> Downstream? {
-            guard let downstream else { return nil }
-            guard passedDownstream else {
-                APIViolation.upstreamContract("retry", "received a value before its subscription")
-            }
-            guard demand > 0 else {
-                APIViolation.upstreamContract("retry", "received a value beyond the outstanding demand")
-            }
-            demand -= 1
-            return downstream
-        }
-
-        /// The subscriber returned `more` for a value: the subscription to request it from.
-        @inlinable
-        mutating func added(_ more: Subscribers.Demand) -> (any Subscription)? {
-            guard downstream != nil else { return nil }
-            demand += more
-            if case .subscribed(let subscription) = phase { return subscription }
-            return nil
-        }
-
-        @inlinable
-        mutating func finished() -> CompletionAction {
-            guard let downstream else { return .none }
-            end()
-            return .deliver(downstream)
-        }
-
-        @inlinable
-        mutating func failed() -> CompletionAction {
-            guard let downstream else { return .none }
-            if let left = remaining {
-                guard left > 0 else {
-                    end()
-                    return .deliver(downstream)
-                }
-                remaining = left - 1
-            }
-            phase = .awaitingSubscription
-            if subscribing {
-                resubscribePending = true
-                return .none
-            }
-            subscribing = true
-            return .resubscribe
-        }
-
-        /// `upstream.subscribe` returned: whether to make another attempt, asked for meanwhile.
-        @inlinable
-        mutating func subscribeReturned() -> Bool {
-            if resubscribePending, downstream != nil, case .awaitingSubscription = phase {
-                resubscribePending = false
-                return true
-            }
-            resubscribePending = false
-            subscribing = false
-            return false
-        }
-
-        @inlinable
-        mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
-            guard downstream != nil else { return nil }
-            demand += more
-            if case .subscribed(let subscription) = phase { return subscription }
-            return nil
-        }
-
-        /// Ends the stage and returns the subscription to cancel, if any.
-        @inlinable
-        mutating func cancel() -> (any Subscription)? {
-            defer { end() }
-            if case .subscribed(let subscription) = phase { return subscription }
-            return nil
-        }
-
-        /// Ends the stage, letting go of the subscriber and the upstream subscription.
-        @inlinable
-        mutating func end() {
-            phase = .terminal
-            downstream = nil
-        }
+    enum Phase {
+        /// An attempt is being made; its subscription has not arrived.
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Finished, failed for the last time, or cancelled: the stage has let go of its
+        /// subscriber.
+        case terminal
     }
 
+    @usableFromInline
+    enum SubscriptionAction {
+        /// Hand the stage to the subscriber (the first attempt's subscription).
+        case passDownstream
+        case request(Subscribers.Demand)
+        case none
+        case cancel
+    }
+
+    @usableFromInline
+    enum CompletionAction {
+        case none
+        /// Let go of the subscriber and pass the completion on to it.
+        case deliver
+        /// Subscribe again.
+        case resubscribe
+    }
+
+    @usableFromInline var phase: Phase = .awaitingSubscription
+    @usableFromInline var passedDownstream = false
+    @usableFromInline var demand: Subscribers.Demand = .none
+    /// Retries left; `nil` for no limit (`retry(_:)` with a negative count, as Apple's).
+    @usableFromInline var remaining: Int?
+    /// A thread is inside `upstream.subscribe`; a retry needed meanwhile is left to it, so
+    /// synchronous failures loop instead of recursing.
+    @usableFromInline var subscribing = true
+    @usableFromInline var resubscribePending = false
+
+    @usableFromInline
+    init(retries: Int?) {
+        remaining = retries.flatMap { $0 < 0 ? nil : $0 }
+    }
+
+    /// Whether the stage still has its subscriber.
+    @usableFromInline
+    var isLive: Bool {
+        if case .terminal = phase { return false }
+        return true
+    }
+
+    @usableFromInline
+    mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase else { return .cancel }
+        phase = .subscribed(subscription)
+        if !passedDownstream {
+            passedDownstream = true
+            return .passDownstream
+        }
+        return demand > 0 ? .request(demand) : .none
+    }
+
+    /// A value: whether to deliver it (false once the stage has ended).
+    @usableFromInline
+    mutating func value() -> Bool {
+        guard isLive else { return false }
+        guard passedDownstream else {
+            APIViolation.upstreamContract("retry", "received a value before its subscription")
+        }
+        guard demand > 0 else {
+            APIViolation.upstreamContract("retry", "received a value beyond the outstanding demand")
+        }
+        demand -= 1
+        return true
+    }
+
+    /// The subscriber asked for `more`, in `request(_:)` or as its answer to a value: the
+    /// subscription to request it from.
+    @usableFromInline
+    mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
+        guard isLive else { return nil }
+        demand += more
+        if case .subscribed(let subscription) = phase { return subscription }
+        return nil
+    }
+
+    @usableFromInline
+    mutating func finished() -> CompletionAction {
+        guard isLive else { return .none }
+        phase = .terminal
+        return .deliver
+    }
+
+    @usableFromInline
+    mutating func failed() -> CompletionAction {
+        guard isLive else { return .none }
+        if let left = remaining {
+            guard left > 0 else {
+                phase = .terminal
+                return .deliver
+            }
+            remaining = left - 1
+        }
+        phase = .awaitingSubscription
+        if subscribing {
+            resubscribePending = true
+            return .none
+        }
+        subscribing = true
+        return .resubscribe
+    }
+
+    /// `upstream.subscribe` returned: whether to make another attempt, asked for meanwhile.
+    @usableFromInline
+    mutating func subscribeReturned() -> Bool {
+        if resubscribePending, case .awaitingSubscription = phase {
+            resubscribePending = false
+            return true
+        }
+        resubscribePending = false
+        subscribing = false
+        return false
+    }
+
+    /// Ends the stage and returns the subscription to cancel, if any.
+    @usableFromInline
+    mutating func cancel() -> (any Subscription)? {
+        defer { phase = .terminal }
+        if case .subscribed(let subscription) = phase { return subscription }
+        return nil
+    }
+}
+
+extension Publishers.Retry {
     /// The retrying stage: the subscriber of every attempt and the subscription handed to the
     /// downstream (shown as `Retry`). Each value returns `.none`; the downstream's answer is
     /// requested from the current attempt's subscription.
@@ -219,13 +214,26 @@ extension Publishers.Retry {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
+        /// The state machine, and the subscriber while the machine is live.
+        @usableFromInline
+        struct State {
+            @usableFromInline var machine: RetryStateMachine
+            @usableFromInline var downstream: Downstream?
+
+            @inlinable
+            init(machine: RetryStateMachine, downstream: Downstream) {
+                self.machine = machine
+                self.downstream = downstream
+            }
+        }
+
         @usableFromInline let upstream: Upstream
-        @usableFromInline let state: LockedState<StateMachine<Downstream>>
+        @usableFromInline let state: LockedState<State>
 
         @inlinable
         init(downstream: Downstream, upstream: Upstream, retries: Int?) {
             self.upstream = upstream
-            self.state = LockedState(StateMachine(downstream: downstream, retries: retries))
+            self.state = LockedState(State(machine: RetryStateMachine(retries: retries), downstream: downstream))
         }
 
         /// Subscribes to the upstream, then keeps making the attempts requested by failures that
@@ -234,13 +242,17 @@ extension Publishers.Retry {
         func subscribeAttempts() {
             repeat {
                 upstream.subscribe(self)
-            } while state.withLock({ $0.subscribeReturned() })
+            } while state.withLock({ $0.machine.subscribeReturned() })
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            switch state.withLock({ $0.subscribed(subscription) }) {
-            case .passDownstream(let downstream): downstream.receive(subscription: self)
+            let (action, downstream) = state.withLock { state in
+                let action = state.machine.subscribed(subscription)
+                return (action, state.downstream)
+            }
+            switch action {
+            case .passDownstream: downstream?.receive(subscription: self)
             case .request(let demand): subscription.request(demand)
             case .none: break
             case .cancel: subscription.cancel()
@@ -249,22 +261,25 @@ extension Publishers.Retry {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard let downstream = state.withLock({ $0.value() }) else { return .none }
+            guard let downstream = state.withLock({ $0.machine.value() ? $0.downstream : nil }) else { return .none }
             let more = downstream.receive(input)
-            if more != .none { state.withLock { $0.added(more) }?.request(more) }
+            if more != .none { state.withLock { $0.machine.request(more) }?.request(more) }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let action: StateMachine<Downstream>.CompletionAction
-            switch completion {
-            case .finished: action = state.withLock { $0.finished() }
-            case .failure: action = state.withLock { $0.failed() }
+            let (action, downstream) = state.withLock { state -> (RetryStateMachine.CompletionAction, Downstream?) in
+                let action: RetryStateMachine.CompletionAction
+                switch completion {
+                case .finished: action = state.machine.finished()
+                case .failure: action = state.machine.failed()
+                }
+                return (action, action == .deliver ? state.downstream.take() : nil)
             }
             switch action {
             case .none: break
-            case .deliver(let downstream): downstream.receive(completion: completion)
+            case .deliver: downstream?.receive(completion: completion)
             case .resubscribe: subscribeAttempts()
             }
         }
@@ -272,12 +287,16 @@ extension Publishers.Retry {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             demand.assertNonZero("Publishers.Retry subscription request(_:)")
-            state.withLock { $0.request(demand) }?.request(demand)
+            state.withLock { $0.machine.request(demand) }?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            state.withLock { $0.cancel() }?.cancel()
+            let (subscription, downstream) = state.withLock { state in
+                (state.machine.cancel(), state.downstream.take())
+            }
+            subscription?.cancel()
+            _ = downstream
         }
 
         /// Shown as `Retry`, with no mirror children, as Apple's.
