@@ -82,20 +82,17 @@ struct FlatMapInnerSlot {
     }
 }
 
-/// A value an inner publisher sent that waits for the subscriber's demand, with the slot of the
-/// inner that sent it: once it is delivered, that inner is asked for one more.
+/// The slot of the inner publisher that sent a value waiting for the subscriber's demand: once
+/// the value is delivered, that inner is asked for one more.
 @usableFromInline
-struct FlatMapQueued<Value> {
-    @usableFromInline
-    var value: Value
+struct FlatMapTag {
     @usableFromInline
     var index: Int
     @usableFromInline
     var generation: Int
 
     @inlinable
-    init(value: Value, index: Int, generation: Int) {
-        self.value = value
+    init(index: Int, generation: Int) {
         self.index = index
         self.generation = generation
     }
@@ -114,35 +111,16 @@ struct FlatMapQueued<Value> {
 /// - Inner completions are absorbed. The operator finishes once the upstream and every inner have
 ///   finished and the queue is empty; any failure fails it at once and cancels the other inners.
 /// - Who calls the subscriber (the *emitter*) is not recorded here but in the subscription's
-///   atomic word, so that an inner value can take that role without the lock. This value only
-///   says what the emitter must do next (``next()``), whether there is something for a thread
-///   that is not emitting to start (``hasWork``), and whether values may skip it altogether
-///   (``fastEligible``).
+///   atomic word (see ``DeliveryEmitter``), so that an inner value can take that role without
+///   the lock. The downstream half (``emitter``) says what the emitter must do next; this value
+///   adds whether values may skip it altogether (``fastEligible``).
 @usableFromInline
-struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, DeliveryTicketing {
+struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
     typealias Input = Downstream.Input
 
     @usableFromInline
-    typealias Queued = FlatMapQueued<Input>
-
-    @usableFromInline
     typealias Box = SubscriberBox<Downstream>
-
-    /// What the emitter does next, outside the lock.
-    @usableFromInline
-    enum Emission {
-        /// Nothing: the role has been given back.
-        case idle
-        /// Deliver the queued value, then come back with the demand it returned (the role is
-        /// kept).
-        case value(Queued)
-        /// Deliver the completion; the role has been given back and the box is the caller's to
-        /// drop afterwards.
-        case completion(Subscribers.Completion<Downstream.Failure>, Box)
-        /// The subscriber cancelled: drop the box (outside the lock), the role has been given back.
-        case release(Box)
-    }
 
     /// What to perform outside the lock, besides an emission.
     @usableFromInline
@@ -181,29 +159,10 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         case queued
     }
 
-    /// The subscriber's box; `nil` once it has been handed out for the completion or for release.
+    /// The subscriber's side: its box and demand, the values waiting for that demand (each tagged
+    /// with the inner that sent it) and the completion decided for it.
     @usableFromInline
-    var box: Box?
-
-    /// The subscriber cancelled, or its completion was handed to the emitter.
-    @usableFromInline
-    var terminated = false
-
-    /// Outstanding downstream demand, not yet spent on delivered values.
-    @usableFromInline
-    var demand: Subscribers.Demand = .none
-
-    /// Values accepted from inners and not yet delivered.
-    @usableFromInline
-    var queue = DeliveryQueue<Queued>()
-
-    /// The completion to deliver once the queue has drained (a failure empties the queue).
-    @usableFromInline
-    var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
-
-    /// Every queued value, counted for the inner publishers' threads that wait for its delivery.
-    @usableFromInline
-    var tickets = DeliveryTickets()
+    var emitter: EmitterState<Downstream, FlatMapTag>
 
     @usableFromInline
     let maxPublishers: Subscribers.Demand
@@ -257,7 +216,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {
-        self.box = box
+        emitter = EmitterState(box: box)
         self.maxPublishers = maxPublishers
     }
 
@@ -265,64 +224,35 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     /// Whether events are still accepted (not cancelled, no completion decided).
     @inlinable
-    var isOpen: Bool { !terminated && pendingCompletion == nil }
+    var isOpen: Bool { emitter.isOpen }
 
     /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
     /// nothing queued, and unlimited demand (so there is nothing to count).
     @inlinable
-    var fastEligible: Bool { demand == .unlimited && queue.isEmpty && isOpen && completionAwaitsTransforms == 0 }
-
-    /// Whether a thread that is not emitting should take the role and start ``next()``.
-    @inlinable
-    var hasWork: Bool {
-        if terminated { return box != nil }
-        if !queue.isEmpty { return demand > 0 }
-        return pendingCompletion != nil
-    }
-
-    /// For the emitter: the next value (when demand allows), else the completion once the queue
-    /// is empty; after a cancel, the box to release. `.idle` when there is nothing to do.
-    @inlinable
-    mutating func next() -> Emission {
-        if terminated {
-            guard let box else { return .idle }
-            self.box = nil
-            return .release(box)
-        }
-        if !queue.isEmpty {
-            guard demand > 0, let queued = queue.popFirst() else { return .idle }
-            demand -= 1
-            return .value(queued)
-        }
-        if let completion = pendingCompletion, let box {
-            pendingCompletion = nil
-            terminated = true
-            self.box = nil
-            return .completion(completion, box)
-        }
-        return .idle
-    }
+    var fastEligible: Bool { emitter.flowsFreely && completionAwaitsTransforms == 0 }
 
     /// For the emitter, after a delivered value: records the demand the subscriber returned.
+    /// Never asks for a top-up: inners are asked one value at a time instead.
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand) {
-        guard !terminated, additional != .none, demand != .unlimited else { return }
-        demand += additional
+    mutating func delivered(additional: Subscribers.Demand) -> Bool {
+        _ = emitter.delivered(additional: additional)
+        return false
     }
 
     /// For the emitter, after delivering a queued value while the demand is finite: the
     /// subscription of the inner that sent it, with ``requestingOne`` set (values sent from
     /// inside that request are queued); `nil` when that inner is gone.
     @inlinable
-    mutating func beginRequestingOne(at index: Int, generation: Int) -> (any Subscription)? {
-        guard isOpen, demand != .unlimited, inners[index].generation == generation, inners[index].subscribed
+    mutating func beginFollowUp(after tag: FlatMapTag) -> (any Subscription)? {
+        guard isOpen, emitter.demand != .unlimited, inners[tag.index].generation == tag.generation,
+            inners[tag.index].subscribed
         else { return nil }
         requestingOne = true
-        return inners[index].subscription
+        return inners[tag.index].subscription
     }
 
     @inlinable
-    mutating func endRequestingOne() {
+    mutating func endFollowUp() {
         requestingOne = false
     }
 
@@ -332,7 +262,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// the operator is already done: the subscriber cancelled before it arrived).
     @inlinable
     mutating func receiveUpstream(subscription: any Subscription) -> Bool {
-        guard !terminated, upstream == nil, !upstreamFinished else { return false }
+        guard !emitter.terminated, upstream == nil, !upstreamFinished else { return false }
         upstream = subscription
         upstreamSubscribed = true
         return true
@@ -397,11 +327,11 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
             if duringTransforms > 0 {
                 completionAwaitsTransforms = duringTransforms
             } else if innersDone {
-                finish()
+                emitter.finish()
             }
             return Action()
         case .failure(let error):
-            fail(error)
+            emitter.fail(error)
             var action = Action()
             action.cancel = closeInners(except: -1)
             return action
@@ -432,7 +362,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
             heldSubscriptions += 1
         }
         inners[index].hold(subscription)
-        return .request(demand == .unlimited ? .unlimited : .max(1), replaced: replaced)
+        return .request(emitter.demand == .unlimited ? .unlimited : .max(1), replaced: replaced)
     }
 
     /// Accepts an inner value that could not take the lock-free path. `emitting` says whether
@@ -447,18 +377,18 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     ) -> ValueDecision {
         // A replaced inner's values, and anything after a cancel or the completion, are dropped.
         guard isOpen, inners[index].generation == generation else { return .drop }
-        if nested, demand > 0, !requestingOne {
-            if demand == .unlimited { return .deliverNested(oneMore: .none) }
-            demand -= 1
+        if nested, emitter.demand > 0, !requestingOne {
+            if emitter.demand == .unlimited { return .deliverNested(oneMore: .none) }
+            emitter.demand -= 1
             return .deliverNested(oneMore: .max(1))
         }
-        if !emitting, queue.isEmpty, demand > 0 {
-            if demand == .unlimited { return .deliver(oneMore: .none) }
-            demand -= 1
+        if !emitting, emitter.queue.isEmpty, emitter.demand > 0 {
+            if emitter.demand == .unlimited { return .deliver(oneMore: .none) }
+            emitter.demand -= 1
             return .deliver(oneMore: .max(1))
         }
-        queue.append(Queued(value: value, index: index, generation: generation))
-        tickets.enter()
+        emitter.queue.append((value, FlatMapTag(index: index, generation: generation)))
+        emitter.tickets.enter()
         return .queued
     }
 
@@ -509,12 +439,12 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         switch completion {
         case .finished:
             if upstreamFinished {
-                if innersDone { finish() }
+                if innersDone { emitter.finish() }
             } else if maxPublishers != .unlimited {
                 action.requestOne = upstream
             }
         case .failure(let error):
-            fail(error)
+            emitter.fail(error)
             action.releaseAfter = held
             action.cancel = closeInners(except: index)
             // Apple's operator leaves the upstream alone here; it is let go of without a cancel.
@@ -529,9 +459,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Action {
         var action = Action()
-        guard !terminated else { return action }
+        guard !emitter.terminated else { return action }
         if more == .unlimited { action.requestAll = true }
-        demand += more
+        emitter.demand += more
         return action
     }
 
@@ -541,7 +471,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @inlinable
     mutating func finishAfterRequest() -> Action {
         if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0, completionAwaitsTransforms == 0 {
-            finish()
+            emitter.finish()
         }
         return Action()
     }
@@ -555,13 +485,10 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         return held
     }
 
-    /// Cancels: nothing more is delivered; the box is released by ``next()``.
+    /// Cancels: nothing more is delivered; the box is released by the emitter.
     @inlinable
     mutating func cancel() -> ContiguousArray<any Subscription> {
-        terminated = true
-        queue.removeAll()
-        tickets.markAllSettled()
-        pendingCompletion = nil
+        emitter.cancel()
         // The inners first, then the upstream, as Apple's operator cancels them.
         var held = closeInners(except: -1)
         if let upstream { held.append(upstream) }

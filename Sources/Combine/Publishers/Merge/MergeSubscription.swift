@@ -1,14 +1,14 @@
 import TributaryLocks
 
 /// The subscription a merge hands its subscriber; it subscribes to every upstream through a
-/// ``Side`` and serialises what they send (see ``AtomicFanInEmitter``).
+/// ``Side`` and serialises what they send (see ``DeliveryEmitter``).
 ///
 /// While the merge is open, nothing is queued, no upstream has completed and the subscriber's
 /// demand is unlimited (``MergeStateMachine/fastEligible``), a value takes the emitter role with
 /// one compare-and-swap, goes to the subscriber and gives the role back with a second, without
 /// the mutex.
 @usableFromInline
-final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeStateMachine<Downstream>>,
+final class MergeSubscription<Downstream: Subscriber>: DeliveryEmitter<MergeStateMachine<Downstream>>,
     Subscription, ReflectsAsOperator
 {
     @inlinable
@@ -35,7 +35,7 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
 
     @inlinable
     func didSubscribeAll() {
-        let emission = state.withLock { machine -> Emission in
+        let emission = state.withLock { machine -> Step in
             machine.finishIfEmpty()
             return settleLocked(&machine)
         }
@@ -67,15 +67,15 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
             finishDelivery(returning: deliver(value))
             return
         }
-        var emission = Emission.idle
+        var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
         let deliverNow = state.withLock { machine -> Bool in
-            machine.accept(at: index) && acceptLocked(value, &machine, emission: &emission, ticket: &ticket)
+            machine.accept(at: index) && acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket)
         }
         if deliverNow {
             finishDelivery(returning: deliver(value))
         } else {
-            performQueued(emission, ticket)
+            performQueued(step, ticket)
         }
     }
 
@@ -85,7 +85,7 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
         var held = ContiguousArray<any Subscription>()
-        let (emission, ticket) = state.withLock { machine -> (Emission, DeliveryTickets.Ticket?) in
+        let (emission, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
             let accepted: Bool
             (accepted, held) = machine.receive(completion: completion, at: index)
             guard accepted else { return (.idle, nil) }
@@ -100,6 +100,10 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
 
     @usableFromInline
     var description: String { "Merge" }
+
+    /// The mirror shows the demand outstanding.
+    @usableFromInline
+    var customMirror: Mirror { demandMirror }
 
     /// The subscriber attached to one upstream: forwards its events, tagged with its position.
     @usableFromInline
