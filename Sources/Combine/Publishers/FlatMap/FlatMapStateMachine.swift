@@ -17,64 +17,121 @@ struct FlatMapNoSubscription: Subscription {
     func cancel() {}
 }
 
-/// What a flat map knows about one inner publisher: its subscription. A slot is reused once its
-/// inner is done; `generation` tells the inner it was made for from later ones.
+/// What a flat map knows about one inner publisher: where it stands and its subscription. A slot
+/// is reused once its inner is done; `generation` tells the inner it was made for from later ones.
 @usableFromInline
 struct FlatMapInnerSlot {
-    /// The inner's subscription while ``subscribed``; otherwise a ``FlatMapNoSubscription``.
+    /// Where the slot's inner stands.
+    @usableFromInline
+    enum Phase {
+        /// Registered; its subscription has not arrived. An inner that completes before its
+        /// subscription stays here (and counted as pending) until that subscription arrives.
+        case awaitingSubscription
+        /// Its subscription is held in ``FlatMapInnerSlot/subscription``.
+        case subscribed
+        /// Let go of after it had subscribed, by the operator's failure or cancel; not reused.
+        case closed
+        /// Done and on the free list; `nextFree` is the slot freed before it, or `-1`.
+        case free(nextFree: Int)
+    }
+
+    @usableFromInline
+    var phase = Phase.awaitingSubscription
+
+    /// The inner's subscription while ``Phase/subscribed``; otherwise a ``FlatMapNoSubscription``
+    /// (kept apart from the phase: a payload would make every change of phase copy the
+    /// existential through its value witnesses).
     @usableFromInline
     var subscription: any Subscription = FlatMapNoSubscription()
 
     @usableFromInline
-    var subscribed = false
-
-    /// The inner's subscription has arrived at least once.
-    @usableFromInline
-    var everSubscribed = false
-
-    /// The slot is on the free list.
-    @usableFromInline
-    var free = false
-
-    @usableFromInline
     var generation: Int
-
-    /// While the slot is free: the slot freed before it, or `-1`.
-    @usableFromInline
-    var nextFree = -1
 
     @inlinable
     init(generation: Int) {
         self.generation = generation
     }
 
-    /// Makes the slot ready for a new inner; the subscription is already the placeholder.
     @inlinable
-    mutating func reuse(generation: Int) {
-        self.generation = generation
-        everSubscribed = false
-        free = false
+    var isSubscribed: Bool {
+        if case .subscribed = phase { return true }
+        return false
     }
 
-    /// Stores the inner's subscription in place of the placeholder.
+    @inlinable
+    var isFree: Bool {
+        if case .free = phase { return true }
+        return false
+    }
+
+    /// Makes a free slot ready for a new inner and returns the free slot after it; the
+    /// subscription is already the placeholder.
+    @inlinable
+    mutating func reuse(generation: Int) -> Int {
+        guard case .free(let nextFree) = phase else {
+            preconditionFailure("FlatMap inner slot \(phase): reused while not free")
+        }
+        self.generation = generation
+        phase = .awaitingSubscription
+        return nextFree
+    }
+
+    /// Stores the inner's subscription in place of the placeholder, or of the one it replaces (a
+    /// second subscription for the same inner, which Apple's operator lets go of without a cancel),
+    /// returned.
     ///
     /// Destroying the placeholder and initialising the field, rather than assigning, skips the
     /// runtime's generic existential assignment (which compares the two dynamic types first).
     @inlinable
-    mutating func hold(_ newSubscription: any Subscription) {
-        subscribed = true
-        everSubscribed = true
-        withUnsafeMutablePointer(to: &subscription) { field in
-            field.deinitialize(count: 1)
-            field.initialize(to: newSubscription)
+    mutating func hold(_ newSubscription: any Subscription) -> (any Subscription)? {
+        switch phase {
+        case .awaitingSubscription:
+            phase = .subscribed
+            withUnsafeMutablePointer(to: &subscription) { field in
+                field.deinitialize(count: 1)
+                field.initialize(to: newSubscription)
+            }
+            return nil
+        case .subscribed:
+            return withUnsafeMutablePointer(to: &subscription) { field in
+                let replaced = field.move()
+                field.initialize(to: newSubscription)
+                return replaced
+            }
+        case .closed, .free:
+            preconditionFailure("FlatMap inner slot \(phase): subscription held")
         }
+    }
+
+    /// Lets go of the subscription after the inner finished or failed: the slot goes on the free
+    /// list behind `firstFree` (then the caller makes it the first). Returns the subscription it
+    /// held, `nil` for an inner that completes before its subscription arrived (the slot then
+    /// stays registered).
+    @inlinable
+    mutating func finish(freeingAfter firstFree: Int) -> (any Subscription)? {
+        switch phase {
+        case .awaitingSubscription:
+            return nil
+        case .subscribed:
+            phase = .free(nextFree: firstFree)
+            return takeSubscription()
+        case .closed, .free:
+            preconditionFailure("FlatMap inner slot \(phase): inner completed")
+        }
+    }
+
+    /// Lets go of the subscription when the operator fails or is cancelled.
+    @inlinable
+    mutating func close() -> any Subscription {
+        guard isSubscribed else { preconditionFailure("FlatMap inner slot \(phase): closed") }
+        phase = .closed
+        return takeSubscription()
     }
 
     /// Puts the placeholder back, returning the subscription it replaces.
     @inlinable
-    mutating func release() -> any Subscription {
-        subscribed = false
-        return withUnsafeMutablePointer(to: &subscription) { field in
+    mutating func takeSubscription() -> any Subscription {
+        withUnsafeMutablePointer(to: &subscription) { field in
             let held = field.move()
             field.initialize(to: FlatMapNoSubscription())
             return held
@@ -167,23 +224,33 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
     let maxPublishers: Subscribers.Demand
 
+    /// Where the upstream (the publisher of values to transform) stands.
     @usableFromInline
-    var upstream: (any Subscription)?
+    enum UpstreamPhase {
+        /// Its subscription has not arrived; a value sent now is ignored, as Apple's `flatMap`
+        /// ignores it.
+        case awaitingSubscription
+        /// Its subscription is held; its values are transformed.
+        case subscribed(any Subscription)
+        /// It completed, or the operator let go of it (a failure, a cancel). `awaitingTransforms`:
+        /// how many transforms whose inner publisher is not counted yet (one that may be delivered
+        /// without a subscription, see ``ImmediateOutput``) were running when the upstream
+        /// finished from inside them (more than one when a transform sent into its own upstream):
+        /// the operator must wait for their inners, which the transforms' callers then register
+        /// (``registerAfterTransform()``).
+        case finished(awaitingTransforms: Int)
+    }
 
     @usableFromInline
-    var upstreamFinished = false
-
-    /// The upstream's subscription has arrived (a flag: testing the optional existential
-    /// `upstream` would copy it, retain and release included, for every upstream value).
-    @usableFromInline
-    var upstreamSubscribed = false
+    var upstreamPhase = UpstreamPhase.awaitingSubscription
 
     /// Inner publishers by slot; a finished slot is reused.
     @usableFromInline
     var inners = ContiguousArray<FlatMapInnerSlot>()
 
     /// The most recently freed slot, `-1` when none; each free slot links to the one freed
-    /// before it (``FlatMapInnerSlot/nextFree``), so reusing one touches no second array.
+    /// before it (``FlatMapInnerSlot/Phase/free(nextFree:)``), so reusing one touches no second
+    /// array.
     @usableFromInline
     var firstFree = -1
 
@@ -200,13 +267,41 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
     var heldSubscriptions = 0
 
-    /// How many transforms whose inner publisher is not counted yet (one that may be delivered
-    /// without a subscription, see ``ImmediateOutput``) were running when the upstream finished
-    /// from inside them (more than one when a transform sent into its own upstream): the operator
-    /// must wait for their inners, which the transforms' callers then register
-    /// (``registerAfterTransform()``).
-    @usableFromInline
-    var completionAwaitsTransforms = 0
+    /// The upstream's subscription while it is held.
+    @inlinable
+    var upstream: (any Subscription)? {
+        if case .subscribed(let subscription) = upstreamPhase { return subscription }
+        return nil
+    }
+
+    /// Whether the upstream has completed or been let go of.
+    @inlinable
+    var upstreamFinished: Bool {
+        if case .finished = upstreamPhase { return true }
+        return false
+    }
+
+    /// See ``UpstreamPhase/finished(awaitingTransforms:)``.
+    @inlinable
+    var completionAwaitsTransforms: Int {
+        if case .finished(let transforms) = upstreamPhase { return transforms }
+        return 0
+    }
+
+    /// Lets go of the upstream without a cancel; returns its subscription, if it was held.
+    @inlinable
+    mutating func leaveUpstream() -> (any Subscription)? {
+        switch upstreamPhase {
+        case .awaitingSubscription:
+            upstreamPhase = .finished(awaitingTransforms: 0)
+            return nil
+        case .subscribed(let subscription):
+            upstreamPhase = .finished(awaitingTransforms: 0)
+            return subscription
+        case .finished:
+            return nil
+        }
+    }
 
     /// The emitter is asking an inner for one more value after delivering its queued one: what
     /// any inner sends meanwhile from inside that request is queued, not delivered nested (as
@@ -245,7 +340,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     mutating func beginFollowUp(after tag: FlatMapTag) -> (any Subscription)? {
         guard isOpen, emitter.demand != .unlimited, inners[tag.index].generation == tag.generation,
-            inners[tag.index].subscribed
+            inners[tag.index].isSubscribed
         else { return nil }
         requestingOne = true
         return inners[tag.index].subscription
@@ -262,16 +357,18 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// the operator is already done: the subscriber cancelled before it arrived).
     @inlinable
     mutating func receiveUpstream(subscription: any Subscription) -> Bool {
-        guard !emitter.terminated, upstream == nil, !upstreamFinished else { return false }
-        upstream = subscription
-        upstreamSubscribed = true
+        guard !emitter.terminated, case .awaitingSubscription = upstreamPhase else { return false }
+        upstreamPhase = .subscribed(subscription)
         return true
     }
 
     /// Whether values are still wanted: the upstream has subscribed (a value sent before its
     /// subscription is ignored, as Apple's `flatMap` ignores it) and not finished.
     @inlinable
-    var acceptsUpstreamValues: Bool { isOpen && !upstreamFinished && upstreamSubscribed }
+    var acceptsUpstreamValues: Bool {
+        guard isOpen, case .subscribed = upstreamPhase else { return false }
+        return true
+    }
 
     /// Reserves a slot for the inner publisher of a new upstream value; `nil` when the operator
     /// no longer wants values (then the transform is not called).
@@ -289,8 +386,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         let index: Int
         if firstFree >= 0 {
             index = firstFree
-            firstFree = inners[index].nextFree
-            inners[index].reuse(generation: nextGeneration)
+            firstFree = inners[index].reuse(generation: nextGeneration)
         } else {
             index = inners.count
             inners.append(FlatMapInnerSlot(generation: nextGeneration))
@@ -304,7 +400,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// (an operator that was cancelled meanwhile cancels its subscription when it arrives).
     @inlinable
     mutating func registerAfterTransform() -> (index: Int, generation: Int) {
-        if completionAwaitsTransforms > 0 { completionAwaitsTransforms -= 1 }
+        if case .finished(let transforms) = upstreamPhase, transforms > 0 {
+            upstreamPhase = .finished(awaitingTransforms: transforms - 1)
+        }
         return register()
     }
 
@@ -320,17 +418,15 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         completion: Subscribers.Completion<Downstream.Failure>, duringTransforms: Int = 0
     ) -> Action {
         guard isOpen, !upstreamFinished else { return Action() }
-        upstreamFinished = true
-        upstream = nil
         switch completion {
         case .finished:
-            if duringTransforms > 0 {
-                completionAwaitsTransforms = duringTransforms
-            } else if innersDone {
+            upstreamPhase = .finished(awaitingTransforms: duringTransforms)
+            if duringTransforms == 0, innersDone {
                 emitter.finish()
             }
             return Action()
         case .failure(let error):
+            upstreamPhase = .finished(awaitingTransforms: 0)
             emitter.fail(error)
             var action = Action()
             action.cancel = closeInners(except: -1)
@@ -351,17 +447,12 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
 
     @inlinable
     mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
-        guard isOpen, inners[index].generation == generation, !inners[index].free else { return .cancel }
+        guard isOpen, inners[index].generation == generation, !inners[index].isFree else { return .cancel }
         pendingSubscriptions -= 1
         // A second subscription for the same inner replaces the first, which is let go of
         // without a cancel, as Apple's operator does.
-        var replaced: (any Subscription)?
-        if inners[index].subscribed {
-            replaced = inners[index].release()
-        } else {
-            heldSubscriptions += 1
-        }
-        inners[index].hold(subscription)
+        let replaced = inners[index].hold(subscription)
+        if replaced == nil { heldSubscriptions += 1 }
         return .request(emitter.demand == .unlimited ? .unlimited : .max(1), replaced: replaced)
     }
 
@@ -399,12 +490,10 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
         guard !upstreamFinished, maxPublishers == .unlimited, isOpen, inners[index].generation == generation,
-            inners[index].subscribed, !inners[index].free
+            inners[index].isSubscribed
         else { return false }
-        _ = inners[index].release()
+        _ = inners[index].finish(freeingAfter: firstFree)
         heldSubscriptions -= 1
-        inners[index].free = true
-        inners[index].nextFree = firstFree
         firstFree = index
         return true
     }
@@ -415,7 +504,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     ) -> Action {
         var action = Action()
         guard isOpen else { return action }
-        guard inners[index].generation == generation, !inners[index].free else {
+        guard inners[index].generation == generation, !inners[index].isFree else {
             // An inner that already finished, finishing again: Apple's operator does not tell it
             // from a live one and asks the upstream for one more publisher all the same (§2d:
             // the misbehaviour is the inner's, and Apple passes it on).
@@ -424,16 +513,11 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
             }
             return action
         }
-        var held: (any Subscription)?
-        if inners[index].subscribed {
-            held = inners[index].release()
+        // Done: the slot may serve a later inner. (One that completes before its subscription
+        // keeps its slot, and still counts as pending, until that subscription arrives.)
+        let held = inners[index].finish(freeingAfter: firstFree)
+        if held != nil {
             heldSubscriptions -= 1
-        }
-        if inners[index].everSubscribed {
-            // Done: the slot may serve a later inner. (One that completes before its subscription
-            // keeps its slot, and still counts as pending, until that subscription arrives.)
-            inners[index].free = true
-            inners[index].nextFree = firstFree
             firstFree = index
         }
         switch completion {
@@ -448,8 +532,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
             action.releaseAfter = held
             action.cancel = closeInners(except: index)
             // Apple's operator leaves the upstream alone here; it is let go of without a cancel.
-            upstream = nil
-            upstreamFinished = true
+            _ = leaveUpstream()
         }
         return action
     }
@@ -481,7 +564,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     func heldInnerSubscriptions() -> ContiguousArray<any Subscription> {
         var held = ContiguousArray<any Subscription>()
         guard isOpen else { return held }
-        for index in inners.indices where inners[index].subscribed { held.append(inners[index].subscription) }
+        for index in inners.indices where inners[index].isSubscribed { held.append(inners[index].subscription) }
         return held
     }
 
@@ -491,9 +574,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         emitter.cancel()
         // The inners first, then the upstream, as Apple's operator cancels them.
         var held = closeInners(except: -1)
-        if let upstream { held.append(upstream) }
-        upstream = nil
-        upstreamFinished = true
+        if let upstream = leaveUpstream() { held.append(upstream) }
         return held
     }
 
@@ -502,8 +583,8 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     mutating func closeInners(except: Int) -> ContiguousArray<any Subscription> {
         var held = ContiguousArray<any Subscription>()
-        for index in inners.indices where index != except && inners[index].subscribed {
-            held.append(inners[index].release())
+        for index in inners.indices where index != except && inners[index].isSubscribed {
+            held.append(inners[index].close())
         }
         heldSubscriptions = 0
         return held
