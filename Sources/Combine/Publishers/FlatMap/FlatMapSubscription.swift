@@ -99,7 +99,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return receiveMaybeImmediate(value)
         }
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return .none }
-        transform(value).subscribe(Inner(index: index, generation: generation, parent: self))
+        transform(value).subscribe(Inner(tag: FlatMapTag(index: index, generation: generation), parent: self))
         return .none
     }
 
@@ -135,7 +135,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             (machine.registerAfterTransform(), settleLocked(&machine))
         }
         emit(step)
-        publisher.subscribe(Inner(index: slot.index, generation: slot.generation, parent: self))
+        publisher.subscribe(Inner(tag: FlatMapTag(index: slot.index, generation: slot.generation), parent: self))
         return .none
     }
 
@@ -290,59 +290,28 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @usableFromInline
     var description: String { "FlatMap" }
+}
 
-    /// The subscriber attached to one inner publisher.
+extension FlatMapSubscription: ReflectedTaggedEventReceiver {
+    /// The subscriber attached to one inner publisher, tagged with its slot.
     @usableFromInline
-    struct Inner: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = Downstream.Input
-        @usableFromInline
-        typealias Failure = Downstream.Failure
+    typealias Inner = TaggedSubscriber<FlatMapSubscription>
 
-        @usableFromInline
-        let index: Int
+    @usableFromInline
+    static var taggedSubscriberDescription: String { "FlatMap" }
 
-        @usableFromInline
-        let generation: Int
+    @inlinable
+    func receive(subscription: any Subscription, tag: FlatMapTag) {
+        receiveInner(subscription: subscription, at: tag.index, generation: tag.generation)
+    }
 
-        @usableFromInline
-        let parent: FlatMapSubscription
+    @inlinable
+    func receive(_ input: Downstream.Input, tag: FlatMapTag) -> Subscribers.Demand {
+        receiveInner(input, at: tag.index, generation: tag.generation)
+    }
 
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(index: Int, generation: Int, parent: FlatMapSubscription) {
-            self.index = index
-            self.generation = generation
-            self.parent = parent
-        }
-
-        @usableFromInline
-        var description: String { "FlatMap" }
-
-        /// Shows which operator the inner subscriber belongs to, as Apple's does.
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveInner(subscription: subscription, at: index, generation: generation)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receiveInner(input, at: index, generation: generation)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receiveInner(completion: completion, at: index, generation: generation)
-        }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, tag: FlatMapTag) {
+        receiveInner(completion: completion, at: tag.index, generation: tag.generation)
     }
 }

@@ -1,7 +1,7 @@
 import TributaryLocks
 
 /// The subscription a merge hands its subscriber; it subscribes to every upstream through a
-/// ``Side`` and serialises what they send (see ``DeliveryEmitter``).
+/// tagged subscriber (``Side``) and serialises what they send (see ``DeliveryEmitter``).
 ///
 /// While the merge is open, nothing is queued, no upstream has completed and the subscriber's
 /// demand is unlimited (``MergeStateMachine/fastEligible``), a value takes the emitter role with
@@ -23,7 +23,7 @@ final class MergeSubscription<Downstream: Subscriber>: DeliveryEmitter<MergeStat
     /// The subscriber to attach to the upstream at `index`.
     @inlinable
     func side(_ index: Int) -> Side {
-        Side(index: index, parent: self)
+        Side(tag: index, parent: self)
     }
 
     /// Hands the subscription down; the caller then subscribes the sides, then calls
@@ -104,47 +104,29 @@ final class MergeSubscription<Downstream: Subscriber>: DeliveryEmitter<MergeStat
     /// The mirror shows the demand outstanding.
     @usableFromInline
     var customMirror: Mirror { demandMirror }
+}
 
-    /// The subscriber attached to one upstream: forwards its events, tagged with its position.
+extension MergeSubscription: TaggedEventReceiver {
+    /// The subscriber attached to one upstream, tagged with its position.
     @usableFromInline
-    struct Side: Subscriber, CustomStringConvertible {
-        @usableFromInline
-        typealias Input = Downstream.Input
-        @usableFromInline
-        typealias Failure = Downstream.Failure
+    typealias Side = TaggedSubscriber<MergeSubscription>
 
-        @usableFromInline
-        let index: Int
+    @usableFromInline
+    static var taggedSubscriberDescription: String { "Merge" }
 
-        @usableFromInline
-        let parent: MergeSubscription
+    @inlinable
+    func receive(subscription: any Subscription, tag index: Int) {
+        receive(subscription: subscription, at: index)
+    }
 
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+    @inlinable
+    func receive(_ input: Downstream.Input, tag index: Int) -> Subscribers.Demand {
+        receive(input, at: index)
+        return .none
+    }
 
-        @inlinable
-        init(index: Int, parent: MergeSubscription) {
-            self.index = index
-            self.parent = parent
-        }
-
-        @usableFromInline
-        var description: String { "Merge" }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, at: index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receive(input, at: index)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receive(completion: completion, at: index)
-        }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, tag index: Int) {
+        receive(completion: completion, at: index)
     }
 }
