@@ -131,21 +131,46 @@ extension Publishers.Debounce {
             return (timer, (downstream, value))
         }
 
-        /// The upstream completed: the waiting value is dropped. Returns the upstream subscription
-        /// for the caller to release at once (then it cancels the timer and schedules the
-        /// completion).
+        /// What the upstream's completion leaves to do outside the lock: release the upstream's
+        /// subscription at once, cancel the timer, and schedule the completion for the subscriber.
+        @usableFromInline
+        struct Completing {
+            @usableFromInline var upstream: (any Subscription)?
+            @usableFromInline var timer: (any Cancellable)?
+            @usableFromInline var downstream: Downstream?
+
+            @inlinable
+            init(upstream: (any Subscription)?, timer: (any Cancellable)?, downstream: Downstream?) {
+                self.upstream = upstream
+                self.timer = timer
+                self.downstream = downstream
+            }
+        }
+
+        /// The upstream completed: the waiting value is dropped, and the upstream's subscription,
+        /// the timer and the subscriber are handed out together (`nil` when the stream already
+        /// ended).
         @inlinable
-        mutating func upstreamCompleted() -> (any Subscription)? {
+        mutating func upstreamCompleted() -> Completing? {
             guard upstream.isSubscribed, !finished else { return nil }
             pending = nil
             generation &+= 1
-            return upstream.terminate()
+            return Completing(upstream: upstream.terminate(), timer: takeTimer(), downstream: downstream)
         }
 
         @inlinable
         mutating func takeTimer() -> (any Cancellable)? {
             defer { timer = nil }
             return timer
+        }
+
+        /// A cancel: `nil` before the subscription arrives (Apple handles a late subscription as
+        /// if there had been no cancel, and so does nothing); otherwise the timer and the
+        /// upstream's subscription, to cancel and release outside the lock.
+        @inlinable
+        mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?)? {
+            guard cancelled() else { return nil }
+            return (takeTimer(), upstream.terminate())
         }
 
         /// Whether the completion may still be delivered (not cancelled meanwhile).
@@ -224,13 +249,15 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
+            guard var completing = state.withLock({ $0.upstreamCompleted() }) else { return }
             // Apple lets go of the upstream first.
-            guard state.withLock({ $0.upstreamCompleted() }) != nil else { return }
-            let timer = state.withLock { $0.takeTimer() }
+            completing.upstream = nil
+            let timer = completing.timer
             timer?.cancel()
             // Apple delivers the completion without the options. The action keeps the subscriber
             // alive until it runs; a cancel in between only stops the delivery.
-            let downstream = state.withLock { $0.downstream }
+            let downstream = completing.downstream
+            completing.downstream = nil
             scheduler.schedule { [self] in
                 withExtendedLifetime(downstream) {}
                 state.withLock { $0.deliverCompletion() }?.receive(completion: completion)
@@ -246,16 +273,12 @@ extension Publishers.Debounce {
 
         @inlinable
         func cancel() {
-            guard state.withLock({ $0.cancelled() }) else { return }
+            guard let (timer, upstream) = state.withLock({ $0.cancel() }) else { return }
             // Apple's order: the timer is cancelled, the upstream cancelled, then the timer released
             // and the upstream released.
-            let upstream: (any Subscription)?
-            do {
-                let timer = state.withLock { $0.takeTimer() }
-                timer?.cancel()
-                upstream = state.withLock { $0.upstream.terminate() }
-                upstream?.cancel()
-            }
+            timer?.cancel()
+            upstream?.cancel()
+            withExtendedLifetime(timer) {}
             withExtendedLifetime(upstream) {}
         }
 

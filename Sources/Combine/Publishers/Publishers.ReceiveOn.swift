@@ -110,7 +110,7 @@ extension Publishers.ReceiveOn {
             /// Actions handed to the scheduler that have not run yet.
             @usableFromInline var scheduled = 0
             /// Held by the action delivering right now.
-            @usableFromInline var role = DeliveryRole()
+            @usableFromInline var role = DeliveryFlag()
             /// The upstream subscription let go of at the completion's delivery, to be released
             /// outside the lock.
             @usableFromInline var released: (any Subscription)?

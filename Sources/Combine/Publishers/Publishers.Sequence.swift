@@ -94,7 +94,7 @@ extension Publishers.Sequence {
         /// Guarded by the header's lock.
         @usableFromInline var demand = Subscribers.Demand.none
         /// Who runs the delivery loop; guarded by the header's lock.
-        @usableFromInline var role = DeliveryRole()
+        @usableFromInline var role = DeliveryFlag()
         /// Guarded by the header's lock.
         @usableFromInline var downstream: Downstream?
         /// Kept for `description`, which Apple prints as the sequence itself, like `(1...3)`.

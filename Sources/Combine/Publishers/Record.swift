@@ -156,7 +156,7 @@ extension Record {
             @usableFromInline var index = 0
             @usableFromInline var demand = Subscribers.Demand.none
             /// Who runs the delivery loop.
-            @usableFromInline var role = DeliveryRole()
+            @usableFromInline var role = DeliveryFlag()
 
             @inlinable
             init(downstream: Downstream) {

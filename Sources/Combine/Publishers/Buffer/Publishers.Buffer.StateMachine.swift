@@ -112,7 +112,7 @@ extension Publishers.Buffer {
         @usableFromInline var demand: Subscribers.Demand = .none
         /// What has been asked of the upstream and not received.
         @usableFromInline var upstreamDemand: Subscribers.Demand = .none
-        @usableFromInline var role = DeliveryRole()
+        @usableFromInline var role = DeliveryFlag()
         @usableFromInline var pendingCompletion: Subscribers.Completion<Upstream.Failure>?
         /// Whether the current holder of `role` has delivered a value: an overflow error waiting
         /// in `pendingCompletion` goes out once such a delivery has used up the demand, and not

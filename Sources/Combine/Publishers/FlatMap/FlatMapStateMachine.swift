@@ -17,43 +17,63 @@ struct FlatMapNoSubscription: Subscription {
     func cancel() {}
 }
 
-/// What a flat map knows about one inner publisher: its subscription. A slot is reused once its
-/// inner is done; `generation` tells the inner it was made for from later ones.
+/// What a flat map knows about one inner publisher: where it stands and its subscription. A slot
+/// is reused once its inner is done; `generation` tells the inner it was made for from later ones.
 @usableFromInline
 struct FlatMapInnerSlot {
-    /// The inner's subscription while ``subscribed``; otherwise a ``FlatMapNoSubscription``.
+    /// Where the slot's inner stands.
+    @usableFromInline
+    enum Phase {
+        /// Registered; its subscription has not arrived. An inner that completes before its
+        /// subscription stays here (and counted as pending) until that subscription arrives.
+        case awaitingSubscription
+        /// Its subscription is held in ``FlatMapInnerSlot/subscription``.
+        case subscribed
+        /// Let go of after it had subscribed, by the operator's failure or cancel; not reused.
+        case closed
+        /// Done and on the free list; `nextFree` is the slot freed before it, or `-1`.
+        case free(nextFree: Int)
+    }
+
+    @usableFromInline
+    var phase = Phase.awaitingSubscription
+
+    /// The inner's subscription while ``Phase/subscribed``; otherwise a ``FlatMapNoSubscription``
+    /// (kept apart from the phase: a payload would make every change of phase copy the
+    /// existential through its value witnesses).
     @usableFromInline
     var subscription: any Subscription = FlatMapNoSubscription()
 
     @usableFromInline
-    var subscribed = false
-
-    /// The inner's subscription has arrived at least once.
-    @usableFromInline
-    var everSubscribed = false
-
-    /// The slot is on the free list.
-    @usableFromInline
-    var free = false
-
-    @usableFromInline
     var generation: Int
-
-    /// While the slot is free: the slot freed before it, or `-1`.
-    @usableFromInline
-    var nextFree = -1
 
     @inlinable
     init(generation: Int) {
         self.generation = generation
     }
 
-    /// Makes the slot ready for a new inner; the subscription is already the placeholder.
     @inlinable
-    mutating func reuse(generation: Int) {
+    var isSubscribed: Bool {
+        if case .subscribed = phase { return true }
+        return false
+    }
+
+    @inlinable
+    var isFree: Bool {
+        if case .free = phase { return true }
+        return false
+    }
+
+    /// Makes a free slot ready for a new inner and returns the free slot after it; the
+    /// subscription is already the placeholder.
+    @inlinable
+    mutating func reuse(generation: Int) -> Int {
+        guard case .free(let nextFree) = phase else {
+            preconditionFailure("FlatMap inner slot \(phase): reused while not free")
+        }
         self.generation = generation
-        everSubscribed = false
-        free = false
+        phase = .awaitingSubscription
+        return nextFree
     }
 
     /// Stores the inner's subscription in place of the placeholder.
@@ -62,19 +82,53 @@ struct FlatMapInnerSlot {
     /// runtime's generic existential assignment (which compares the two dynamic types first).
     @inlinable
     mutating func hold(_ newSubscription: any Subscription) {
-        subscribed = true
-        everSubscribed = true
-        withUnsafeMutablePointer(to: &subscription) { field in
-            field.deinitialize(count: 1)
-            field.initialize(to: newSubscription)
+        switch phase {
+        case .awaitingSubscription:
+            phase = .subscribed
+            withUnsafeMutablePointer(to: &subscription) { field in
+                field.deinitialize(count: 1)
+                field.initialize(to: newSubscription)
+            }
+        case .subscribed, .closed, .free:
+            preconditionFailure("FlatMap inner slot \(phase): subscription held")
         }
+    }
+
+    /// A second subscription for the same inner: it takes the first one's place, which is
+    /// returned (Apple's operator lets go of it without a cancel).
+    @inlinable
+    mutating func replace(with newSubscription: any Subscription) -> any Subscription {
+        guard isSubscribed else { preconditionFailure("FlatMap inner slot \(phase): subscription replaced") }
+        return withUnsafeMutablePointer(to: &subscription) { field in
+            let replaced = field.move()
+            field.initialize(to: newSubscription)
+            return replaced
+        }
+    }
+
+    /// Lets go of the subscription after the inner finished or failed: the slot goes on the free
+    /// list in front of `firstFree` (the caller then makes it the first). Returns the
+    /// subscription it held. (Non-optional results throughout: testing an optional existential
+    /// goes through its value witnesses.)
+    @inlinable
+    mutating func free(after firstFree: Int) -> any Subscription {
+        guard isSubscribed else { preconditionFailure("FlatMap inner slot \(phase): freed") }
+        phase = .free(nextFree: firstFree)
+        return takeSubscription()
+    }
+
+    /// Lets go of the subscription when the operator fails or is cancelled.
+    @inlinable
+    mutating func close() -> any Subscription {
+        guard isSubscribed else { preconditionFailure("FlatMap inner slot \(phase): closed") }
+        phase = .closed
+        return takeSubscription()
     }
 
     /// Puts the placeholder back, returning the subscription it replaces.
     @inlinable
-    mutating func release() -> any Subscription {
-        subscribed = false
-        return withUnsafeMutablePointer(to: &subscription) { field in
+    mutating func takeSubscription() -> any Subscription {
+        withUnsafeMutablePointer(to: &subscription) { field in
             let held = field.move()
             field.initialize(to: FlatMapNoSubscription())
             return held
@@ -82,20 +136,17 @@ struct FlatMapInnerSlot {
     }
 }
 
-/// A value an inner publisher sent that waits for the subscriber's demand, with the slot of the
-/// inner that sent it: once it is delivered, that inner is asked for one more.
+/// The slot of the inner publisher that sent a value waiting for the subscriber's demand: once
+/// the value is delivered, that inner is asked for one more.
 @usableFromInline
-struct FlatMapQueued<Value> {
-    @usableFromInline
-    var value: Value
+struct FlatMapTag {
     @usableFromInline
     var index: Int
     @usableFromInline
     var generation: Int
 
     @inlinable
-    init(value: Value, index: Int, generation: Int) {
-        self.value = value
+    init(index: Int, generation: Int) {
         self.index = index
         self.generation = generation
     }
@@ -114,35 +165,16 @@ struct FlatMapQueued<Value> {
 /// - Inner completions are absorbed. The operator finishes once the upstream and every inner have
 ///   finished and the queue is empty; any failure fails it at once and cancels the other inners.
 /// - Who calls the subscriber (the *emitter*) is not recorded here but in the subscription's
-///   atomic word, so that an inner value can take that role without the lock. This value only
-///   says what the emitter must do next (``next()``), whether there is something for a thread
-///   that is not emitting to start (``hasWork``), and whether values may skip it altogether
-///   (``fastEligible``).
+///   atomic word (see ``DeliveryEmitter``), so that an inner value can take that role without
+///   the lock. The downstream half (``emitter``) says what the emitter must do next; this value
+///   adds whether values may skip it altogether (``fastEligible``).
 @usableFromInline
-struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, DeliveryTicketing {
+struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
     typealias Input = Downstream.Input
 
     @usableFromInline
-    typealias Queued = FlatMapQueued<Input>
-
-    @usableFromInline
     typealias Box = SubscriberBox<Downstream>
-
-    /// What the emitter does next, outside the lock.
-    @usableFromInline
-    enum Emission {
-        /// Nothing: the role has been given back.
-        case idle
-        /// Deliver the queued value, then come back with the demand it returned (the role is
-        /// kept).
-        case value(Queued)
-        /// Deliver the completion; the role has been given back and the box is the caller's to
-        /// drop afterwards.
-        case completion(Subscribers.Completion<Downstream.Failure>, Box)
-        /// The subscriber cancelled: drop the box (outside the lock), the role has been given back.
-        case release(Box)
-    }
 
     /// What to perform outside the lock, besides an emission.
     @usableFromInline
@@ -181,50 +213,49 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         case queued
     }
 
-    /// The subscriber's box; `nil` once it has been handed out for the completion or for release.
+    /// The subscriber's side: its box and demand, the values waiting for that demand (each tagged
+    /// with the inner that sent it) and the completion decided for it.
     @usableFromInline
-    var box: Box?
-
-    /// The subscriber cancelled, or its completion was handed to the emitter.
-    @usableFromInline
-    var terminated = false
-
-    /// Outstanding downstream demand, not yet spent on delivered values.
-    @usableFromInline
-    var demand: Subscribers.Demand = .none
-
-    /// Values accepted from inners and not yet delivered.
-    @usableFromInline
-    var queue = DeliveryQueue<Queued>()
-
-    /// The completion to deliver once the queue has drained (a failure empties the queue).
-    @usableFromInline
-    var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
-
-    /// Every queued value, counted for the inner publishers' threads that wait for its delivery.
-    @usableFromInline
-    var tickets = DeliveryTickets()
+    var emitter: EmitterState<Downstream, FlatMapTag>
 
     @usableFromInline
     let maxPublishers: Subscribers.Demand
 
+    /// Where the upstream (the publisher of values to transform) stands.
     @usableFromInline
-    var upstream: (any Subscription)?
+    enum UpstreamPhase {
+        /// Its subscription has not arrived; a value sent now is ignored, as Apple's `flatMap`
+        /// ignores it.
+        case awaitingSubscription
+        /// Its subscription is held in ``FlatMapStateMachine/upstreamSubscription``; its values
+        /// are transformed.
+        case subscribed
+        /// It completed, or the operator let go of it (a failure, a cancel). `awaitingTransforms`:
+        /// how many transforms whose inner publisher is not counted yet (one that may be delivered
+        /// without a subscription, see ``ImmediateOutput``) were running when the upstream
+        /// finished from inside them (more than one when a transform sent into its own upstream):
+        /// the operator must wait for their inners, which the transforms' callers then register
+        /// (``registerAfterTransform()``).
+        case finished(awaitingTransforms: Int)
+    }
 
     @usableFromInline
-    var upstreamFinished = false
+    var upstreamPhase = UpstreamPhase.awaitingSubscription
 
-    /// The upstream's subscription has arrived (a flag: testing the optional existential
-    /// `upstream` would copy it, retain and release included, for every upstream value).
+    /// The upstream's subscription while ``UpstreamPhase/subscribed``; otherwise a
+    /// ``FlatMapNoSubscription``. Kept apart from the phase, whose tests run for every upstream
+    /// value and every inner: with the existential as a payload, each test copied the phase
+    /// (about 150 instructions per value of `flatMap { Just($0) }`).
     @usableFromInline
-    var upstreamSubscribed = false
+    var upstreamSubscription: any Subscription = FlatMapNoSubscription()
 
     /// Inner publishers by slot; a finished slot is reused.
     @usableFromInline
     var inners = ContiguousArray<FlatMapInnerSlot>()
 
     /// The most recently freed slot, `-1` when none; each free slot links to the one freed
-    /// before it (``FlatMapInnerSlot/nextFree``), so reusing one touches no second array.
+    /// before it (``FlatMapInnerSlot/Phase/free(nextFree:)``), so reusing one touches no second
+    /// array.
     @usableFromInline
     var firstFree = -1
 
@@ -241,13 +272,45 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @usableFromInline
     var heldSubscriptions = 0
 
-    /// How many transforms whose inner publisher is not counted yet (one that may be delivered
-    /// without a subscription, see ``ImmediateOutput``) were running when the upstream finished
-    /// from inside them (more than one when a transform sent into its own upstream): the operator
-    /// must wait for their inners, which the transforms' callers then register
-    /// (``registerAfterTransform()``).
-    @usableFromInline
-    var completionAwaitsTransforms = 0
+    /// The upstream's subscription while it is held.
+    @inlinable
+    var upstream: (any Subscription)? {
+        if case .subscribed = upstreamPhase { return upstreamSubscription }
+        return nil
+    }
+
+    /// Whether the upstream has completed or been let go of.
+    @inlinable
+    var upstreamFinished: Bool {
+        if case .finished = upstreamPhase { return true }
+        return false
+    }
+
+    /// See ``UpstreamPhase/finished(awaitingTransforms:)``.
+    @inlinable
+    var completionAwaitsTransforms: Int {
+        if case .finished(let transforms) = upstreamPhase { return transforms }
+        return 0
+    }
+
+    /// Lets go of the upstream without a cancel; returns its subscription, if it was held.
+    @inlinable
+    mutating func leaveUpstream() -> (any Subscription)? {
+        switch upstreamPhase {
+        case .awaitingSubscription:
+            upstreamPhase = .finished(awaitingTransforms: 0)
+            return nil
+        case .subscribed:
+            upstreamPhase = .finished(awaitingTransforms: 0)
+            return withUnsafeMutablePointer(to: &upstreamSubscription) { field in
+                let held = field.move()
+                field.initialize(to: FlatMapNoSubscription())
+                return held
+            }
+        case .finished:
+            return nil
+        }
+    }
 
     /// The emitter is asking an inner for one more value after delivering its queued one: what
     /// any inner sends meanwhile from inside that request is queued, not delivered nested (as
@@ -257,7 +320,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {
-        self.box = box
+        emitter = EmitterState(box: box)
         self.maxPublishers = maxPublishers
     }
 
@@ -265,64 +328,35 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     /// Whether events are still accepted (not cancelled, no completion decided).
     @inlinable
-    var isOpen: Bool { !terminated && pendingCompletion == nil }
+    var isOpen: Bool { emitter.isOpen }
 
     /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
     /// nothing queued, and unlimited demand (so there is nothing to count).
     @inlinable
-    var fastEligible: Bool { demand == .unlimited && queue.isEmpty && isOpen && completionAwaitsTransforms == 0 }
-
-    /// Whether a thread that is not emitting should take the role and start ``next()``.
-    @inlinable
-    var hasWork: Bool {
-        if terminated { return box != nil }
-        if !queue.isEmpty { return demand > 0 }
-        return pendingCompletion != nil
-    }
-
-    /// For the emitter: the next value (when demand allows), else the completion once the queue
-    /// is empty; after a cancel, the box to release. `.idle` when there is nothing to do.
-    @inlinable
-    mutating func next() -> Emission {
-        if terminated {
-            guard let box else { return .idle }
-            self.box = nil
-            return .release(box)
-        }
-        if !queue.isEmpty {
-            guard demand > 0, let queued = queue.popFirst() else { return .idle }
-            demand -= 1
-            return .value(queued)
-        }
-        if let completion = pendingCompletion, let box {
-            pendingCompletion = nil
-            terminated = true
-            self.box = nil
-            return .completion(completion, box)
-        }
-        return .idle
-    }
+    var fastEligible: Bool { emitter.flowsFreely && completionAwaitsTransforms == 0 }
 
     /// For the emitter, after a delivered value: records the demand the subscriber returned.
+    /// Never asks for a top-up: inners are asked one value at a time instead.
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand) {
-        guard !terminated, additional != .none, demand != .unlimited else { return }
-        demand += additional
+    mutating func delivered(additional: Subscribers.Demand) -> Bool {
+        _ = emitter.delivered(additional: additional)
+        return false
     }
 
     /// For the emitter, after delivering a queued value while the demand is finite: the
     /// subscription of the inner that sent it, with ``requestingOne`` set (values sent from
     /// inside that request are queued); `nil` when that inner is gone.
     @inlinable
-    mutating func beginRequestingOne(at index: Int, generation: Int) -> (any Subscription)? {
-        guard isOpen, demand != .unlimited, inners[index].generation == generation, inners[index].subscribed
+    mutating func beginFollowUp(after tag: FlatMapTag) -> (any Subscription)? {
+        guard isOpen, emitter.demand != .unlimited, inners[tag.index].generation == tag.generation,
+            inners[tag.index].isSubscribed
         else { return nil }
         requestingOne = true
-        return inners[index].subscription
+        return inners[tag.index].subscription
     }
 
     @inlinable
-    mutating func endRequestingOne() {
+    mutating func endFollowUp() {
         requestingOne = false
     }
 
@@ -332,16 +366,22 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// the operator is already done: the subscriber cancelled before it arrived).
     @inlinable
     mutating func receiveUpstream(subscription: any Subscription) -> Bool {
-        guard !terminated, upstream == nil, !upstreamFinished else { return false }
-        upstream = subscription
-        upstreamSubscribed = true
+        guard !emitter.terminated, case .awaitingSubscription = upstreamPhase else { return false }
+        upstreamPhase = .subscribed
+        withUnsafeMutablePointer(to: &upstreamSubscription) { field in
+            field.deinitialize(count: 1)
+            field.initialize(to: subscription)
+        }
         return true
     }
 
     /// Whether values are still wanted: the upstream has subscribed (a value sent before its
     /// subscription is ignored, as Apple's `flatMap` ignores it) and not finished.
     @inlinable
-    var acceptsUpstreamValues: Bool { isOpen && !upstreamFinished && upstreamSubscribed }
+    var acceptsUpstreamValues: Bool {
+        guard isOpen, case .subscribed = upstreamPhase else { return false }
+        return true
+    }
 
     /// Reserves a slot for the inner publisher of a new upstream value; `nil` when the operator
     /// no longer wants values (then the transform is not called).
@@ -359,8 +399,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         let index: Int
         if firstFree >= 0 {
             index = firstFree
-            firstFree = inners[index].nextFree
-            inners[index].reuse(generation: nextGeneration)
+            firstFree = inners[index].reuse(generation: nextGeneration)
         } else {
             index = inners.count
             inners.append(FlatMapInnerSlot(generation: nextGeneration))
@@ -374,7 +413,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     /// (an operator that was cancelled meanwhile cancels its subscription when it arrives).
     @inlinable
     mutating func registerAfterTransform() -> (index: Int, generation: Int) {
-        if completionAwaitsTransforms > 0 { completionAwaitsTransforms -= 1 }
+        if case .finished(let transforms) = upstreamPhase, transforms > 0 {
+            upstreamPhase = .finished(awaitingTransforms: transforms - 1)
+        }
         return register()
     }
 
@@ -390,18 +431,16 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
         completion: Subscribers.Completion<Downstream.Failure>, duringTransforms: Int = 0
     ) -> Action {
         guard isOpen, !upstreamFinished else { return Action() }
-        upstreamFinished = true
-        upstream = nil
+        _ = leaveUpstream()
         switch completion {
         case .finished:
-            if duringTransforms > 0 {
-                completionAwaitsTransforms = duringTransforms
-            } else if innersDone {
-                finish()
+            upstreamPhase = .finished(awaitingTransforms: duringTransforms)
+            if duringTransforms == 0, innersDone {
+                emitter.finish()
             }
             return Action()
         case .failure(let error):
-            fail(error)
+            emitter.fail(error)
             var action = Action()
             action.cancel = closeInners(except: -1)
             return action
@@ -421,18 +460,18 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
 
     @inlinable
     mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
-        guard isOpen, inners[index].generation == generation, !inners[index].free else { return .cancel }
+        guard isOpen, inners[index].generation == generation, !inners[index].isFree else { return .cancel }
         pendingSubscriptions -= 1
         // A second subscription for the same inner replaces the first, which is let go of
         // without a cancel, as Apple's operator does.
         var replaced: (any Subscription)?
-        if inners[index].subscribed {
-            replaced = inners[index].release()
+        if inners[index].isSubscribed {
+            replaced = inners[index].replace(with: subscription)
         } else {
             heldSubscriptions += 1
+            inners[index].hold(subscription)
         }
-        inners[index].hold(subscription)
-        return .request(demand == .unlimited ? .unlimited : .max(1), replaced: replaced)
+        return .request(emitter.demand == .unlimited ? .unlimited : .max(1), replaced: replaced)
     }
 
     /// Accepts an inner value that could not take the lock-free path. `emitting` says whether
@@ -447,18 +486,18 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     ) -> ValueDecision {
         // A replaced inner's values, and anything after a cancel or the completion, are dropped.
         guard isOpen, inners[index].generation == generation else { return .drop }
-        if nested, demand > 0, !requestingOne {
-            if demand == .unlimited { return .deliverNested(oneMore: .none) }
-            demand -= 1
+        if nested, emitter.demand > 0, !requestingOne {
+            if emitter.demand == .unlimited { return .deliverNested(oneMore: .none) }
+            emitter.demand -= 1
             return .deliverNested(oneMore: .max(1))
         }
-        if !emitting, queue.isEmpty, demand > 0 {
-            if demand == .unlimited { return .deliver(oneMore: .none) }
-            demand -= 1
+        if !emitting, emitter.queue.isEmpty, emitter.demand > 0 {
+            if emitter.demand == .unlimited { return .deliver(oneMore: .none) }
+            emitter.demand -= 1
             return .deliver(oneMore: .max(1))
         }
-        queue.append(Queued(value: value, index: index, generation: generation))
-        tickets.enter()
+        emitter.queue.append((value, FlatMapTag(index: index, generation: generation)))
+        emitter.tickets.enter()
         return .queued
     }
 
@@ -469,12 +508,10 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @inlinable
     mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
         guard !upstreamFinished, maxPublishers == .unlimited, isOpen, inners[index].generation == generation,
-            inners[index].subscribed, !inners[index].free
+            inners[index].isSubscribed
         else { return false }
-        _ = inners[index].release()
+        _ = inners[index].free(after: firstFree)
         heldSubscriptions -= 1
-        inners[index].free = true
-        inners[index].nextFree = firstFree
         firstFree = index
         return true
     }
@@ -485,7 +522,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     ) -> Action {
         var action = Action()
         guard isOpen else { return action }
-        guard inners[index].generation == generation, !inners[index].free else {
+        guard inners[index].generation == generation, !inners[index].isFree else {
             // An inner that already finished, finishing again: Apple's operator does not tell it
             // from a live one and asks the upstream for one more publisher all the same (§2d:
             // the misbehaviour is the inner's, and Apple passes it on).
@@ -494,32 +531,27 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
             }
             return action
         }
+        // Done: the slot may serve a later inner. (One that completes before its subscription
+        // keeps its slot, and still counts as pending, until that subscription arrives.)
         var held: (any Subscription)?
-        if inners[index].subscribed {
-            held = inners[index].release()
+        if inners[index].isSubscribed {
+            held = inners[index].free(after: firstFree)
             heldSubscriptions -= 1
-        }
-        if inners[index].everSubscribed {
-            // Done: the slot may serve a later inner. (One that completes before its subscription
-            // keeps its slot, and still counts as pending, until that subscription arrives.)
-            inners[index].free = true
-            inners[index].nextFree = firstFree
             firstFree = index
         }
         switch completion {
         case .finished:
             if upstreamFinished {
-                if innersDone { finish() }
+                if innersDone { emitter.finish() }
             } else if maxPublishers != .unlimited {
                 action.requestOne = upstream
             }
         case .failure(let error):
-            fail(error)
+            emitter.fail(error)
             action.releaseAfter = held
             action.cancel = closeInners(except: index)
             // Apple's operator leaves the upstream alone here; it is let go of without a cancel.
-            upstream = nil
-            upstreamFinished = true
+            _ = leaveUpstream()
         }
         return action
     }
@@ -529,9 +561,9 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Action {
         var action = Action()
-        guard !terminated else { return action }
+        guard !emitter.terminated else { return action }
         if more == .unlimited { action.requestAll = true }
-        demand += more
+        emitter.demand += more
         return action
     }
 
@@ -541,7 +573,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @inlinable
     mutating func finishAfterRequest() -> Action {
         if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0, completionAwaitsTransforms == 0 {
-            finish()
+            emitter.finish()
         }
         return Action()
     }
@@ -551,22 +583,17 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     func heldInnerSubscriptions() -> ContiguousArray<any Subscription> {
         var held = ContiguousArray<any Subscription>()
         guard isOpen else { return held }
-        for index in inners.indices where inners[index].subscribed { held.append(inners[index].subscription) }
+        for index in inners.indices where inners[index].isSubscribed { held.append(inners[index].subscription) }
         return held
     }
 
-    /// Cancels: nothing more is delivered; the box is released by ``next()``.
+    /// Cancels: nothing more is delivered; the box is released by the emitter.
     @inlinable
     mutating func cancel() -> ContiguousArray<any Subscription> {
-        terminated = true
-        queue.removeAll()
-        tickets.markAllSettled()
-        pendingCompletion = nil
+        emitter.cancel()
         // The inners first, then the upstream, as Apple's operator cancels them.
         var held = closeInners(except: -1)
-        if let upstream { held.append(upstream) }
-        upstream = nil
-        upstreamFinished = true
+        if let upstream = leaveUpstream() { held.append(upstream) }
         return held
     }
 
@@ -575,8 +602,8 @@ struct FlatMapStateMachine<Downstream: Subscriber>: FanInCompletionDeciding, Del
     @inlinable
     mutating func closeInners(except: Int) -> ContiguousArray<any Subscription> {
         var held = ContiguousArray<any Subscription>()
-        for index in inners.indices where index != except && inners[index].subscribed {
-            held.append(inners[index].release())
+        for index in inners.indices where index != except && inners[index].isSubscribed {
+            held.append(inners[index].close())
         }
         heldSubscriptions = 0
         return held

@@ -5,25 +5,21 @@ import TributaryLocks
 /// Apple's operator, where the two are one object; each inner publisher is subscribed through an
 /// ``Inner`` tagged with its slot.
 ///
-/// One thread at a time is the *emitter*: only the emitter calls the subscriber, and it delivers
-/// what has queued up before giving the role back, so calls never overlap and never run under
-/// the lock. The role is an ``AtomicDeliveryRole`` rather than part of the locked state, so that
-/// the common case needs no lock: while the operator is open, nothing is queued and the
-/// subscriber's demand is unlimited (``FlatMapStateMachine/fastEligible``, published as the
-/// role's attention flag being clear), an inner value takes the role with one compare-and-swap,
-/// is handed to the subscriber through an unowned reference to its box (no reference counting),
-/// and gives the role back with a second compare-and-swap. Everything else (finite demand,
-/// queued values, completions, cancellation, new inners) goes through the mutex; whoever changes
-/// the state there republishes the flag, and raising it while someone emits makes that
-/// emitter's lock-free give-back fail, so it comes back through the mutex and sees what changed.
+/// Delivery goes through ``DeliveryEmitter``: one thread at a time is the emitter, and while the
+/// operator is open, nothing is queued and the subscriber's demand is unlimited
+/// (``FlatMapStateMachine/fastEligible``), an inner value takes the role with one
+/// compare-and-swap, is handed to the subscriber and gives the role back with a second, without
+/// the mutex. Everything else (finite demand, queued values, completions, cancellation, new
+/// inners) goes through the mutex.
 ///
 /// An inner publisher that sends from another thread while the emitter delivers queues its value
 /// and waits until the emitter has delivered it (see ``DeliveryTickets``), as Apple's `flatMap`
-/// makes it wait; one that sends from inside the subscriber, on the emitter's thread, does not
-/// wait (the emitter's thread token in the role's word tells them apart).
+/// makes it wait; one that sends from inside the subscriber, on the emitter's thread, is
+/// delivered at once, nested, while there is demand (the emitter's thread token in the role's
+/// word tells them apart).
 @usableFromInline
-final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    Subscriber, ReflectsAsOperator
+final class FlatMapSubscription<UpstreamOutput, NewPublisher: Publisher, Downstream: Subscriber>:
+    DeliveryEmitter<FlatMapStateMachine<Downstream>>, Subscription, Subscriber, ReflectsAsOperator
 where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublisher.Failure {
     @usableFromInline
     typealias Input = UpstreamOutput
@@ -35,29 +31,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     typealias Machine = FlatMapStateMachine<Downstream>
 
     @usableFromInline
-    typealias Emission = Machine.Emission
-
-    @usableFromInline
-    let state: LockedState<Machine>
-
-    @usableFromInline
     let transform: (UpstreamOutput) -> NewPublisher
 
     @usableFromInline
     let maxPublishers: Subscribers.Demand
-
-    /// The subscriber's box, unowned: the machine owns it, and releases it only through the
-    /// emitter role, so whoever holds the role may use this.
-    @usableFromInline
-    let downstream: Unmanaged<Machine.Box>
-
-    /// The emitter role, with the emitter's thread token (a thread that finds its own token there
-    /// is delivering: a send from inside the subscriber, which must not wait for itself). Its
-    /// attention flag is raised whenever ``FlatMapStateMachine/fastEligible`` did not hold when
-    /// the state last changed, which keeps lock-free takers out and makes a lock-free emitter's
-    /// give-back fail, so that it comes back through the mutex and sees what changed.
-    @usableFromInline
-    let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
     /// How many transforms of upstream values whose inners are not counted yet are running (see
     /// ``receiveMaybeImmediate(_:)``): more than one when a transform sends into its own
@@ -67,138 +44,33 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let transformsRunning = Atomic<Int>(0)
 
-    /// The subscriber's `request(_:)` and `cancel()`, compiled for the concrete types in this
-    /// initialiser, which its callers specialise. They arrive through the `Subscription`
-    /// existential, whose witnesses run the generic code: a cancel looked up type metadata for
-    /// about 15,000 instructions.
-    @usableFromInline
-    let requestHook: (FlatMapSubscription, Subscribers.Demand) -> Void
-
-    /// See ``requestHook``.
-    @usableFromInline
-    let cancelHook: (FlatMapSubscription) -> Void
-
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
         self.transform = transform
         self.maxPublishers = maxPublishers
         let box = Machine.Box(downstream)
-        self.downstream = Unmanaged.passUnretained(box)
-        state = LockedState(Machine(box: box, maxPublishers: maxPublishers))
-        requestHook = { subscription, demand in subscription.requestNow(demand) }
-        cancelHook = { subscription in subscription.cancelNow() }
-    }
-
-    // MARK: The emitter role
-
-    /// Under the mutex, by a thread that does not hold the role, after changing the state:
-    /// republishes whether lock-free deliveries are allowed and takes the role when there is
-    /// something to deliver and nobody is emitting. Returns the first emission when it took the
-    /// role.
-    @inlinable
-    func settleLocked(_ machine: inout Machine) -> Emission {
-        if role.settleLocked(take: machine.hasWork, keepingLockFreeTakersOut: !machine.fastEligible) {
-            return nextLocked(&machine)
-        }
-        return .idle
-    }
-
-    /// Under the mutex, by the emitter: the next emission, giving the role back when there is
-    /// nothing left to deliver. (A plain store: while the role is held nobody else changes the
-    /// word without the mutex.) Giving the role back ends the turn for the waiting senders,
-    /// except before a completion, whose turn ends once it has been delivered.
-    @inlinable
-    func nextLocked(_ machine: inout Machine) -> Emission {
-        let emission = machine.next()
-        let keepOut = !machine.fastEligible
-        switch emission {
-        case .value:
-            role.storeLocked(role.heldWord(keepingLockFreeTakersOut: keepOut))
-        case .completion:
-            role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
-        case .idle, .release:
-            role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
-            machine.tickets.endTurn()
-        }
-        return emission
-    }
-
-    /// Under the mutex, after queueing something while ``settleLocked(_:)`` found the role taken:
-    /// whether another thread holds it, so that the caller must wait for its delivery.
-    @inlinable
-    func anotherThreadEmitsLocked() -> Bool {
-        let word = role.current
-        return word & AtomicDeliveryRole.heldFlag != 0 && AtomicDeliveryRole.claim(whenHeld: word) == .busy
+        super.init(
+            box: box, machine: Machine(box: box, maxPublishers: maxPublishers), upstreamCount: 0,
+            racingLockFreeTakers: true,
+            requestHook: { emitter, demand in
+                unsafeDowncast(emitter, to: FlatMapSubscription.self).requestNow(demand)
+            })
     }
 
     /// Runs `body` under the mutex, then settles the role.
     @inlinable
-    func update(_ body: (inout Machine) -> Machine.Action) -> (Machine.Action, Emission) {
+    func update(_ body: (inout Machine) -> Machine.Action) -> (Machine.Action, Step) {
         state.withLock { machine in
             let action = body(&machine)
             return (action, settleLocked(&machine))
         }
     }
 
-    /// Hands `value` to the subscriber; the caller holds the role. Returns the subscriber's demand.
-    @inlinable @inline(__always)
-    func deliver(_ value: Downstream.Input) -> Subscribers.Demand {
-        downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
-    }
-
-    /// For the emitter after a value it delivered without the queue (the lock-free path, or a
-    /// value delivered at once on the locked path): records the demand the subscriber returned
-    /// and goes on with whatever is next.
     @inlinable
-    func resume(after additional: Subscribers.Demand) {
-        let next = state.withLock { machine -> Emission in
-            machine.delivered(additional: additional)
-            return nextLocked(&machine)
-        }
-        emit(next)
-    }
-
-    /// Performs `first` and, as the emitter, every emission after it.
-    @inlinable
-    func emit(_ first: consuming Emission) {
-        var emission = first
-        while true {
-            switch consume emission {
-            case .idle:
-                return
-            case .value(let queued):
-                // A queued value: its sender may be waiting, so the role goes back through the
-                // mutex, where the delivery is counted. Then its inner is asked for one more, with
-                // what it sends meanwhile queued rather than delivered inside that request.
-                let additional = deliver(queued.value)
-                let ask = state.withLock { machine -> (any Subscription)? in
-                    machine.tickets.markDelivered()
-                    machine.delivered(additional: additional)
-                    return machine.beginRequestingOne(at: queued.index, generation: queued.generation)
-                }
-                if let ask {
-                    ask.request(.max(1))
-                }
-                emission = state.withLock { machine -> Emission in
-                    if ask != nil { machine.endRequestingOne() }
-                    return nextLocked(&machine)
-                }
-            case .completion(let completion, let box):
-                box.subscriber.receive(completion: completion)
-                state.withLock { $0.tickets.endTurn() }
-                return
-            case .release(let box):
-                withExtendedLifetime(box) {}
-                return
-            }
-        }
-    }
-
-    @inlinable
-    func perform(_ action: Machine.Action, _ emission: consuming Emission) {
+    func perform(_ action: Machine.Action, _ step: consuming Step) {
         for subscription in action.cancel { subscription.cancel() }
         action.requestOne?.request(.max(1))
-        emit(emission)
+        emit(step)
         withExtendedLifetime(action.releaseAfter) {}
     }
 
@@ -227,7 +99,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return receiveMaybeImmediate(value)
         }
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return .none }
-        transform(value).subscribe(Inner(index: index, generation: generation, parent: self))
+        transform(value).subscribe(Inner(tag: FlatMapTag(index: index, generation: generation), parent: self))
         return .none
     }
 
@@ -259,21 +131,21 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         // Settling republishes the lock-free path, which a completion from inside the transform
         // closed until now.
-        let (slot, emission) = state.withLock { machine -> ((index: Int, generation: Int), Emission) in
+        let (slot, step) = state.withLock { machine -> ((index: Int, generation: Int), Step) in
             (machine.registerAfterTransform(), settleLocked(&machine))
         }
-        emit(emission)
-        publisher.subscribe(Inner(index: slot.index, generation: slot.generation, parent: self))
+        emit(step)
+        publisher.subscribe(Inner(tag: FlatMapTag(index: slot.index, generation: slot.generation), parent: self))
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let duringTransforms = transformsRunning.load(ordering: .relaxed)
-        let (action, emission, ticket) = updateSending {
+        let (action, step, ticket) = updateSending {
             $0.receiveUpstream(completion: completion, duringTransforms: duringTransforms)
         }
-        perform(action, emission)
+        perform(action, step)
         if let ticket { state.waitUntilSettled(ticket) }
     }
 
@@ -283,15 +155,15 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func updateSending(
         _ body: (inout Machine) -> Machine.Action
-    ) -> (Machine.Action, Emission, DeliveryTickets.Ticket?) {
+    ) -> (Machine.Action, Step, DeliveryTickets.Ticket?) {
         state.withLock { machine in
             let wasOpen = machine.isOpen
             let action = body(&machine)
-            let emission = settleLocked(&machine)
-            if case .idle = emission, wasOpen, machine.pendingCompletion != nil, anotherThreadEmitsLocked() {
-                return (action, emission, machine.tickets.endOfTurn)
+            let step = settleLocked(&machine)
+            if case .idle = step, wasOpen, machine.emitter.pendingCompletion != nil, anotherThreadEmitsLocked() {
+                return (action, step, machine.tickets.endOfTurn)
             }
-            return (action, emission, nil)
+            return (action, step, nil)
         }
     }
 
@@ -332,8 +204,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// instructions per value of `flatMap { inner.publisher }`).
     @inlinable @inline(never)
     func receiveInnerLocked(_ value: Downstream.Input, at index: Int, generation: Int) -> Subscribers.Demand {
-        let (decision, emission, ticket) = state.withLock {
-            machine -> (Machine.ValueDecision, Emission, DeliveryTickets.Ticket?) in
+        let (decision, step, ticket) = state.withLock {
+            machine -> (Machine.ValueDecision, Step, DeliveryTickets.Ticket?) in
             // Only a free word that keeps lock-free takers out lets this thread take the role with
             // a plain store: otherwise another thread may take it at any moment without the mutex.
             let word = role.current
@@ -352,9 +224,9 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             case .queued:
                 let ticket = DeliveryTickets.Ticket(
                     position: machine.tickets.entered &- 1, turn: machine.tickets.turnsEnded)
-                let emission = settleLocked(&machine)
-                if case .idle = emission, anotherThreadEmitsLocked() { return (decision, emission, ticket) }
-                return (decision, emission, nil)
+                let step = settleLocked(&machine)
+                if case .idle = step, anotherThreadEmitsLocked() { return (decision, step, ticket) }
+                return (decision, step, nil)
             }
         }
         switch decision {
@@ -366,10 +238,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .deliverNested(let oneMore):
             // The role stays with the delivery this one is nested in, which goes on afterwards.
             let additional = deliver(value)
-            if additional != .none { state.withLock { $0.delivered(additional: additional) } }
+            if additional != .none { state.withLock { _ = $0.delivered(additional: additional) } }
             return oneMore
         case .queued:
-            emit(emission)
+            emit(step)
             // Another thread delivers: wait until it has delivered this value.
             if let ticket { state.waitUntilSettled(ticket) }
             return .none
@@ -383,10 +255,10 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         {
             return
         }
-        let (action, emission, ticket) = updateSending {
+        let (action, step, ticket) = updateSending {
             $0.receiveInner(completion: completion, at: index, generation: generation)
         }
-        perform(action, emission)
+        perform(action, step)
         if let ticket { state.waitUntilSettled(ticket) }
     }
 
@@ -401,8 +273,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a FlatMap subscription")
-        let (action, emission) = update { $0.request(demand) }
-        emit(emission)
+        let (action, step) = update { $0.request(demand) }
+        emit(step)
         // Apple's order: the queued values first, then every inner asked for everything, then
         // the completion if that was all.
         if action.requestAll {
@@ -414,80 +286,32 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         emit(last)
     }
 
-    @inlinable
-    func cancel() {
-        cancelHook(self)
-    }
-
-    /// ``cancel()``, in the code ``cancelHook`` was compiled into.
-    @inlinable
-    func cancelNow() {
-        var held = ContiguousArray<any Subscription>()
-        let emission = state.withLock { machine -> Emission in
-            held = machine.cancel()
-            return settleLocked(&machine)
-        }
-        for subscription in held { subscription.cancel() }
-        emit(emission)
-    }
-
     // MARK: Descriptions
 
     @usableFromInline
     var description: String { "FlatMap" }
+}
 
-    /// The subscriber attached to one inner publisher.
+extension FlatMapSubscription: ReflectedTaggedEventReceiver {
+    /// The subscriber attached to one inner publisher, tagged with its slot.
     @usableFromInline
-    struct Inner: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = Downstream.Input
-        @usableFromInline
-        typealias Failure = Downstream.Failure
+    typealias Inner = TaggedSubscriber<FlatMapSubscription>
 
-        @usableFromInline
-        let index: Int
+    @usableFromInline
+    static var taggedSubscriberDescription: String { "FlatMap" }
 
-        @usableFromInline
-        let generation: Int
+    @inlinable
+    func receive(subscription: any Subscription, tag: FlatMapTag) {
+        receiveInner(subscription: subscription, at: tag.index, generation: tag.generation)
+    }
 
-        @usableFromInline
-        let parent: FlatMapSubscription
+    @inlinable
+    func receive(_ input: Downstream.Input, tag: FlatMapTag) -> Subscribers.Demand {
+        receiveInner(input, at: tag.index, generation: tag.generation)
+    }
 
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(index: Int, generation: Int, parent: FlatMapSubscription) {
-            self.index = index
-            self.generation = generation
-            self.parent = parent
-        }
-
-        @usableFromInline
-        var description: String { "FlatMap" }
-
-        /// Shows which operator the inner subscriber belongs to, as Apple's does.
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveInner(subscription: subscription, at: index, generation: generation)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receiveInner(input, at: index, generation: generation)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receiveInner(completion: completion, at: index, generation: generation)
-        }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, tag: FlatMapTag) {
+        receiveInner(completion: completion, at: tag.index, generation: tag.generation)
     }
 }

@@ -2,14 +2,14 @@
 /// every event method runs under the subscription's lock and returns what to do after unlocking.
 ///
 /// Demand: each upstream is granted at most the downstream demand that no queued value is already
-/// waiting to spend (``FanInEmitterState/freeDemand``). Grants only grow when downstream demand
+/// waiting to spend (``EmitterState/freeDemand``). Grants only grow when downstream demand
 /// grows, so the queue never holds more than the upstreams were allowed to send for the current
 /// demand. With unlimited demand every upstream is asked once for `.unlimited` and values flow
 /// through, without the lock (``fastEligible``).
 @usableFromInline
-struct MergeStateMachine<Downstream: Subscriber>: AtomicFanInMachine {
+struct MergeStateMachine<Downstream: Subscriber>: FanInMachine {
     @usableFromInline
-    var emitter: FanInEmitterState<Downstream>
+    var emitter: EmitterState<Downstream, Void>
 
     @usableFromInline
     var slots: ContiguousArray<FanInSlot>
@@ -20,7 +20,7 @@ struct MergeStateMachine<Downstream: Subscriber>: AtomicFanInMachine {
 
     @inlinable
     init(box: SubscriberBox<Downstream>, count: Int) {
-        emitter = FanInEmitterState(box: box)
+        emitter = EmitterState(box: box)
         slots = ContiguousArray(repeating: FanInSlot(), count: count)
         unfinished = count
     }

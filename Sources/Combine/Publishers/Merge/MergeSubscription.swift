@@ -1,14 +1,14 @@
 import TributaryLocks
 
 /// The subscription a merge hands its subscriber; it subscribes to every upstream through a
-/// ``Side`` and serialises what they send (see ``AtomicFanInEmitter``).
+/// tagged subscriber (``Side``) and serialises what they send (see ``DeliveryEmitter``).
 ///
 /// While the merge is open, nothing is queued, no upstream has completed and the subscriber's
 /// demand is unlimited (``MergeStateMachine/fastEligible``), a value takes the emitter role with
 /// one compare-and-swap, goes to the subscriber and gives the role back with a second, without
 /// the mutex.
 @usableFromInline
-final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeStateMachine<Downstream>>,
+final class MergeSubscription<Downstream: Subscriber>: DeliveryEmitter<MergeStateMachine<Downstream>>,
     Subscription, ReflectsAsOperator
 {
     @inlinable
@@ -23,7 +23,7 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
     /// The subscriber to attach to the upstream at `index`.
     @inlinable
     func side(_ index: Int) -> Side {
-        Side(index: index, parent: self)
+        Side(tag: index, parent: self)
     }
 
     /// Hands the subscription down; the caller then subscribes the sides, then calls
@@ -35,7 +35,7 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
 
     @inlinable
     func didSubscribeAll() {
-        let emission = state.withLock { machine -> Emission in
+        let emission = state.withLock { machine -> Step in
             machine.finishIfEmpty()
             return settleLocked(&machine)
         }
@@ -67,15 +67,15 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
             finishDelivery(returning: deliver(value))
             return
         }
-        var emission = Emission.idle
+        var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
         let deliverNow = state.withLock { machine -> Bool in
-            machine.accept(at: index) && acceptLocked(value, &machine, emission: &emission, ticket: &ticket)
+            machine.accept(at: index) && acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket)
         }
         if deliverNow {
             finishDelivery(returning: deliver(value))
         } else {
-            performQueued(emission, ticket)
+            performQueued(step, ticket)
         }
     }
 
@@ -85,7 +85,7 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
         var held = ContiguousArray<any Subscription>()
-        let (emission, ticket) = state.withLock { machine -> (Emission, DeliveryTickets.Ticket?) in
+        let (emission, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
             let accepted: Bool
             (accepted, held) = machine.receive(completion: completion, at: index)
             guard accepted else { return (.idle, nil) }
@@ -101,46 +101,32 @@ final class MergeSubscription<Downstream: Subscriber>: AtomicFanInEmitter<MergeS
     @usableFromInline
     var description: String { "Merge" }
 
-    /// The subscriber attached to one upstream: forwards its events, tagged with its position.
+    /// The mirror shows the demand outstanding.
     @usableFromInline
-    struct Side: Subscriber, CustomStringConvertible {
-        @usableFromInline
-        typealias Input = Downstream.Input
-        @usableFromInline
-        typealias Failure = Downstream.Failure
+    var customMirror: Mirror { demandMirror }
+}
 
-        @usableFromInline
-        let index: Int
+extension MergeSubscription: TaggedEventReceiver {
+    /// The subscriber attached to one upstream, tagged with its position.
+    @usableFromInline
+    typealias Side = TaggedSubscriber<MergeSubscription>
 
-        @usableFromInline
-        let parent: MergeSubscription
+    @usableFromInline
+    static var taggedSubscriberDescription: String { "Merge" }
 
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+    @inlinable
+    func receive(subscription: any Subscription, tag index: Int) {
+        receive(subscription: subscription, at: index)
+    }
 
-        @inlinable
-        init(index: Int, parent: MergeSubscription) {
-            self.index = index
-            self.parent = parent
-        }
+    @inlinable
+    func receive(_ input: Downstream.Input, tag index: Int) -> Subscribers.Demand {
+        receive(input, at: index)
+        return .none
+    }
 
-        @usableFromInline
-        var description: String { "Merge" }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, at: index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receive(input, at: index)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receive(completion: completion, at: index)
-        }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, tag index: Int) {
+        receive(completion: completion, at: index)
     }
 }

@@ -65,7 +65,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
         guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return .none }
         previous?.cancel()
-        publisher.subscribe(Inner(generation: generation, parent: self))
+        publisher.subscribe(Inner(tag: generation, parent: self))
         return .none
     }
 
@@ -81,7 +81,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             break
         case .subscribe(let generation, let previous):
             previous?.cancel()
-            publisher.subscribe(Inner(generation: generation, parent: self))
+            publisher.subscribe(Inner(tag: generation, parent: self))
         case .offered(let previous, .value(let downstream, let first)):
             previous?.cancel()
             // This thread took the emitter role. The subscriber's answer would go back to the
@@ -204,55 +204,28 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @usableFromInline
     var description: String { "SwitchToLatest" }
+}
 
-    /// The subscriber attached to one inner publisher.
+extension SwitchToLatestSubscription: ReflectedTaggedEventReceiver {
+    /// The subscriber attached to one inner publisher, tagged with its generation.
     @usableFromInline
-    struct Inner: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = P.Output
-        @usableFromInline
-        typealias Failure = P.Failure
+    typealias Inner = TaggedSubscriber<SwitchToLatestSubscription>
 
-        @usableFromInline
-        let generation: Int
+    @usableFromInline
+    static var taggedSubscriberDescription: String { "SwitchToLatest" }
 
-        @usableFromInline
-        let parent: SwitchToLatestSubscription
+    @inlinable
+    func receive(subscription: any Subscription, tag generation: Int) {
+        receiveInner(subscription: subscription, generation: generation)
+    }
 
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+    @inlinable
+    func receive(_ input: P.Output, tag generation: Int) -> Subscribers.Demand {
+        receiveInner(input, generation: generation)
+    }
 
-        @inlinable
-        init(generation: Int, parent: SwitchToLatestSubscription) {
-            self.generation = generation
-            self.parent = parent
-        }
-
-        @usableFromInline
-        var description: String { "SwitchToLatest" }
-
-        /// Shows which operator the inner subscriber belongs to, as Apple's does.
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveInner(subscription: subscription, generation: generation)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receiveInner(input, generation: generation)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receiveInner(completion: completion, generation: generation)
-        }
+    @inlinable
+    func receive(completion: Subscribers.Completion<P.Failure>, tag generation: Int) {
+        receiveInner(completion: completion, generation: generation)
     }
 }

@@ -1,52 +1,5 @@
 import TributaryLocks
 
-/// What `combineLatest` and `zip` (2, 3 and 4 inputs) share: upstreams of different output types
-/// whose values are stored per input and turned into tuples.
-///
-/// The per-input storage and the rule that makes tuples differ between the two operators and are
-/// described by a ``FanInCombineStorage``. Their demand protocols differ too, so each has its own
-/// engine: ``FanInCombineStateMachine`` below for `combineLatest`, ``ZipStateMachine`` for `zip`.
-/// Both fail on the first failure and cancel the upstreams; `combineLatest` finishes once every
-/// upstream has finished, `zip` as soon as an upstream has finished and none of its values is left
-/// to pair.
-@usableFromInline
-protocol FanInCombineStorage {
-    /// The tuple delivered downstream.
-    associatedtype Output
-
-    /// Empty storage: no input has sent anything.
-    init()
-
-    /// `true` for zip (values pair one to one, and are kept until paired), `false` for
-    /// combineLatest (one tuple per arriving value, made from the latest value of every input).
-    /// It decides when the inputs that have finished leave nothing to combine (``isExhausted``).
-    static var pairsStrictly: Bool { get }
-
-    /// The subscription's `description`, as Apple prints it.
-    static var subscriptionDescription: String { get }
-
-    /// The next tuple, if every input can contribute one; zip consumes what it uses.
-    mutating func takeOutput() -> Output?
-
-    /// Whether input `index` has nothing stored (only meaningful for zip).
-    func isEmpty(at index: Int) -> Bool
-
-    /// Releases every stored value.
-    mutating func removeAll()
-}
-
-extension FanInCombineStorage {
-    /// Whether no further tuple can be made now that some inputs have finished (`unfinished` of
-    /// `arity` are still running; `isFinished` says which have finished). A zip can make none once
-    /// a finished input has no value left to pair; a combineLatest still makes one for every value
-    /// of a running input, so it is exhausted only when every input has finished.
-    @inlinable
-    func isExhausted(arity: Int, unfinished: Int, isFinished: (Int) -> Bool) -> Bool {
-        guard Self.pairsStrictly else { return unfinished == 0 }
-        return (0..<arity).contains { isFinished($0) && isEmpty(at: $0) }
-    }
-}
-
 /// One input of a `combineLatest`: its position and where its values go in the storage. A type
 /// rather than a closure, so that storing a value is a plain assignment in the specialised code
 /// instead of a call through a closure and its reabstraction thunk.
@@ -74,7 +27,7 @@ protocol FanInCombineInput {
 /// without the lock once values flow freely (``fastEligible``). While they do, a value that finds
 /// the role free stores itself and takes the role without going through ``receive(_:into:)``.
 @usableFromInline
-struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>: AtomicFanInMachine
+struct FanInCombineStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>: FanInMachine
 where Downstream.Input == Storage.Output {
     /// Upstreams to cancel; `nil` (the usual case) when there are none, which unlike an empty
     /// array costs no retain and release of the shared empty storage.
@@ -82,7 +35,7 @@ where Downstream.Input == Storage.Output {
     typealias CancelList = ContiguousArray<any Subscription>?
 
     @usableFromInline
-    var emitter: FanInEmitterState<Downstream>
+    var emitter: EmitterState<Downstream, Void>
 
     @usableFromInline
     var storage = Storage()
@@ -99,7 +52,7 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     init(box: SubscriberBox<Downstream>, arity: Int) {
-        emitter = FanInEmitterState(box: box)
+        emitter = EmitterState(box: box)
         slots = ContiguousArray(repeating: FanInSlot(), count: arity)
         unfinished = arity
     }
@@ -187,10 +140,10 @@ where Downstream.Input == Storage.Output {
     }
 }
 
-/// The subscription `combineLatest` hands its subscriber (see ``AtomicFanInEmitter``).
+/// The subscription `combineLatest` hands its subscriber (see ``DeliveryEmitter``).
 @usableFromInline
 final class FanInCombineSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>:
-    AtomicFanInEmitter<FanInCombineStateMachine<Storage, Downstream>>, Subscription, ReflectsAsOperator
+    DeliveryEmitter<FanInCombineStateMachine<Storage, Downstream>>, Subscription, ReflectsAsOperator
 where Downstream.Input == Storage.Output {
     @usableFromInline
     typealias Machine = FanInCombineStateMachine<Storage, Downstream>
@@ -225,7 +178,7 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     func receive<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) where Input.Storage == Storage {
-        var emission = Emission.idle
+        var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
         let deliverNow = state.withLock { machine -> Storage.Output? in
             // A free role with the attention flag clear means that values flow freely (open,
@@ -240,26 +193,26 @@ where Downstream.Input == Storage.Output {
                 role.storeLocked(AtomicDeliveryRole.heldByCurrentThread())
                 return output
             }
-            return receiveCountedLocked(value, into: input, &machine, emission: &emission, ticket: &ticket)
+            return receiveCountedLocked(value, into: input, &machine, step: &step, ticket: &ticket)
         }
         if let deliverNow {
             finishDelivery(returning: deliver(deliverNow))
         } else {
-            performQueued(emission, ticket)
+            performQueued(step, ticket)
         }
     }
 
     /// Under the mutex, a value that needs the state machine's checks and bookkeeping: returns its
-    /// tuple when this thread is to deliver it at once (see ``acceptLocked(_:_:emission:ticket:)``).
+    /// tuple when this thread is to deliver it at once (see ``DeliveryEmitter/acceptLocked(_:tag:_:step:ticket:)``).
     /// Never inlined, so that the locked closure of ``receive(_:into:)``, which holds the
     /// free-flowing path, stays small enough for the optimiser to inline it there.
     @inlinable @inline(never)
     func receiveCountedLocked<Input: FanInCombineInput>(
-        _ value: Input.Value, into input: Input.Type, _ machine: inout Machine, emission: inout Emission,
+        _ value: Input.Value, into input: Input.Type, _ machine: inout Machine, step: inout Step,
         ticket: inout DeliveryTickets.Ticket?
     ) -> Storage.Output? where Input.Storage == Storage {
         guard let output = machine.receive(value, into: input),
-            acceptLocked(output, &machine, emission: &emission, ticket: &ticket)
+            acceptLocked(output, tag: (), &machine, step: &step, ticket: &ticket)
         else { return nil }
         return output
     }
@@ -267,7 +220,7 @@ where Downstream.Input == Storage.Output {
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
         var held: Machine.CancelList = nil
-        let (emission, ticket) = state.withLock { machine -> (Emission, DeliveryTickets.Ticket?) in
+        let (emission, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
             let accepted: Bool
             (accepted, held) = machine.receive(completion: completion, at: index)
             guard accepted else { return (.idle, nil) }
@@ -282,6 +235,10 @@ where Downstream.Input == Storage.Output {
 
     @usableFromInline
     var description: String { Storage.subscriptionDescription }
+
+    /// The mirror shows the demand outstanding.
+    @usableFromInline
+    var customMirror: Mirror { demandMirror }
 
 
     /// The subscriber attached to one input.

@@ -1,12 +1,14 @@
 import TributaryLocks
 
-/// What the emitter of a ``AtomicFanInEmitter`` does next, outside the lock.
+/// What the thread that holds a ``DeliveryEmitter``'s role does next, outside the lock.
 @usableFromInline
-enum FanInEmission<Downstream: Subscriber> {
+enum Emission<Downstream: Subscriber, Tag> {
     /// Nothing: the role has been given back.
     case idle
     /// Deliver a queued value, then come back with the demand it returned (the role is kept).
-    case value(Downstream.Input)
+    /// `tag` says where it came from, for a machine that acts on it after the delivery (flatMap
+    /// asks the inner that sent it for one more).
+    case value(Downstream.Input, tag: Tag)
     /// Deliver the completion; the role has been given back, and the box is the caller's to drop
     /// afterwards.
     case completion(Subscribers.Completion<Downstream.Failure>, SubscriberBox<Downstream>)
@@ -14,17 +16,21 @@ enum FanInEmission<Downstream: Subscriber> {
     case release(SubscriberBox<Downstream>)
 }
 
-/// The downstream half of the fan-in operators whose emitter role lives in an atomic word
-/// (`merge`, `combineLatest`): the subscriber's box, its demand, the values waiting for it and the
-/// completion decided for it. A pure value kept in the operator's locked state; the operator adds
-/// its upstreams' side.
+/// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`):
+/// the subscriber's box, its demand, the values waiting for it (each with its `Tag`: `Void`, or
+/// for flatMap the inner that sent it) and the completion decided for it. A pure value kept in the
+/// operator's locked state; the operator adds its upstreams' side.
 ///
 /// The box is released only through the emitter role (``next()`` hands it out), so that whoever
 /// holds the role may call the subscriber through an unowned reference.
 @usableFromInline
-struct FanInEmitterState<Downstream: Subscriber>: FanInCompletionDeciding {
+struct EmitterState<Downstream: Subscriber, Tag>: FanInCompletionDeciding {
     @usableFromInline
     typealias Input = Downstream.Input
+
+    /// A value waiting for demand, with where it came from.
+    @usableFromInline
+    typealias Queued = (value: Input, tag: Tag)
 
     @usableFromInline
     typealias Box = SubscriberBox<Downstream>
@@ -43,7 +49,7 @@ struct FanInEmitterState<Downstream: Subscriber>: FanInCompletionDeciding {
 
     /// Values accepted from upstream and not yet delivered.
     @usableFromInline
-    var queue = DeliveryQueue<Input>()
+    var queue = DeliveryQueue<Queued>()
 
     /// The completion to deliver once the queue has drained (a failure empties the queue).
     @usableFromInline
@@ -85,12 +91,12 @@ struct FanInEmitterState<Downstream: Subscriber>: FanInCompletionDeciding {
     /// may be held (by another thread, by this one further up the stack, or taken at any moment
     /// without the lock).
     @inlinable
-    mutating func deliverAtOnce(_ value: Input, emitting: Bool) -> Bool {
+    mutating func deliverAtOnce(_ value: Input, tag: Tag, emitting: Bool) -> Bool {
         if !emitting, queue.isEmpty, demand > 0 {
             demand -= 1
             return true
         }
-        queue.append(value)
+        queue.append((value, tag))
         tickets.enter()
         return false
     }
@@ -98,16 +104,16 @@ struct FanInEmitterState<Downstream: Subscriber>: FanInCompletionDeciding {
     /// For the emitter: the next queued value (when demand allows), else the completion once the
     /// queue is empty; after a cancel, the box to release. `.idle` when there is nothing to do.
     @inlinable
-    mutating func next() -> FanInEmission<Downstream> {
+    mutating func next() -> Emission<Downstream, Tag> {
         if terminated {
             guard let box else { return .idle }
             self.box = nil
             return .release(box)
         }
         if !queue.isEmpty {
-            guard demand > 0, let value = queue.popFirst() else { return .idle }
+            guard demand > 0, let queued = queue.popFirst() else { return .idle }
             demand -= 1
-            return .value(value)
+            return .value(queued.value, tag: queued.tag)
         }
         if let completion = pendingCompletion, let box {
             pendingCompletion = nil
@@ -156,13 +162,17 @@ struct FanInEmitterState<Downstream: Subscriber>: FanInCompletionDeciding {
     }
 }
 
-/// A fan-in operator's locked state, as ``AtomicFanInEmitter`` drives it.
+/// An operator's locked state, as ``DeliveryEmitter`` drives it: the downstream half
+/// (``EmitterState``) and the operator's own rules.
 @usableFromInline
-protocol AtomicFanInMachine: DeliveryTicketing {
+protocol EmitterMachine: DeliveryTicketing {
     associatedtype Downstream: Subscriber
 
+    /// What a queued value carries besides itself (`Void`, or flatMap's inner slot).
+    associatedtype Tag
+
     /// The downstream half.
-    var emitter: FanInEmitterState<Downstream> { get set }
+    var emitter: EmitterState<Downstream, Tag> { get set }
 
     /// Whether values may skip the lock and the bookkeeping (published as the role's attention
     /// flag being clear).
@@ -172,61 +182,89 @@ protocol AtomicFanInMachine: DeliveryTicketing {
     /// returns whether upstream grants may need topping up.
     mutating func delivered(additional: Subscribers.Demand) -> Bool
 
-    /// Adds the subscriber's demand; returns whether upstream grants may need topping up.
-    mutating func request(_ demand: Subscribers.Demand) -> Bool
+    /// For the emitter, after the queued value tagged `tag` was delivered and counted: a
+    /// subscription to ask for one more value outside the lock, with the role kept meanwhile
+    /// (flatMap's inner that sent the value); ``endFollowUp()`` then runs under the lock. `nil`
+    /// (the default) when there is nothing to ask.
+    mutating func beginFollowUp(after tag: Tag) -> (any Subscription)?
+
+    /// Under the lock, after the request ``beginFollowUp(after:)`` asked for.
+    mutating func endFollowUp()
 
     /// The subscription of the upstream at `index` and how much more to ask it for, when its
-    /// grant is below what the subscriber's demand allows.
+    /// grant is below what the subscriber's demand allows (`nil`, the default, for a machine
+    /// without fixed upstreams).
     mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)?
-
-    /// Keeps, refuses or requests on the subscription the upstream at `index` hands over.
-    mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction
 
     /// Cancels; returns the upstream subscriptions to cancel.
     mutating func cancel() -> ContiguousArray<any Subscription>
 }
 
-extension AtomicFanInMachine {
+extension EmitterMachine {
+    @inlinable
+    mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? { nil }
+
     /// The emitter's tickets, for the senders that wait on the operator's lock.
     @inlinable
     var tickets: DeliveryTickets {
         get { emitter.tickets }
         set { emitter.tickets = newValue }
     }
+
+    @inlinable @inline(__always)
+    mutating func beginFollowUp(after tag: Tag) -> (any Subscription)? { nil }
+
+    @inlinable @inline(__always)
+    mutating func endFollowUp() {}
 }
 
-/// The emitter half of the subscriptions of `merge` and `combineLatest`: it serialises what their
-/// upstreams send into one subscriber.
+/// The machine of a fan-in operator with a fixed set of upstreams (`merge`, `combineLatest`),
+/// whose requests and upstream subscriptions ``DeliveryEmitter`` serves alike.
+@usableFromInline
+protocol FanInMachine: EmitterMachine where Tag == Void {
+    /// Adds the subscriber's demand; returns whether upstream grants may need topping up.
+    mutating func request(_ demand: Subscribers.Demand) -> Bool
+
+    /// Keeps, refuses or requests on the subscription the upstream at `index` hands over.
+    mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction
+}
+
+/// The module's one way of delivering what several threads send into one subscriber, used by the
+/// subscriptions of `merge`, `combineLatest` and `flatMap`: it owns the *emitter* role, the values
+/// waiting for demand, the wait of cross-thread senders and the drain loop; the operator's
+/// `Machine` owns the rules.
 ///
 /// One thread at a time is the *emitter*: only the emitter calls the subscriber, and it delivers
 /// what has queued up before giving the role back, so calls never overlap and never run under
 /// the lock. The role is an ``AtomicDeliveryRole`` rather than part of the locked state, so that
 /// the emitter can give it back with one compare-and-swap instead of a second trip through the
-/// mutex, and (for `merge`) a value can take it without the mutex at all, while
-/// ``AtomicFanInMachine/fastEligible`` holds (published as the role's attention flag being clear).
+/// mutex, and (for `merge` and `flatMap`) a value can take it without the mutex at all, while
+/// ``EmitterMachine/fastEligible`` holds (published as the role's attention flag being clear).
 /// The subscriber is reached through an unowned reference to its box (no reference counting).
 /// Everything else (finite demand, queued values, completions, cancellation) goes through the
 /// mutex; whoever changes the state there republishes the flag, and raising it while someone
 /// emits makes that emitter's give-back fail, so it comes back through the mutex and sees what
 /// changed. So a role found free with the flag clear under the mutex means that
-/// ``AtomicFanInMachine/fastEligible`` holds, which `combineLatest` relies on to skip its checks
+/// ``EmitterMachine/fastEligible`` holds, which `combineLatest` relies on to skip its checks
 /// and the demand counting.
 ///
 /// An upstream that sends from another thread while the emitter delivers queues its value and
 /// waits until the emitter has delivered it (see ``DeliveryTickets``), as Apple's fan-in
 /// operators make it wait; it returns early only when the value stays queued for lack of demand.
-/// One that sends from inside the subscriber, on the emitter's thread, does not wait: its value is
-/// delivered after the call in progress returns, instead of recursing.
+/// One that sends from inside the subscriber, on the emitter's thread, does not wait: `merge` and
+/// `combineLatest` deliver its value after the call in progress returns, instead of recursing;
+/// `flatMap` delivers it at once, nested, as Apple's does (the role's thread token tells the two
+/// apart).
 ///
-/// A class for the operators' subscriptions to inherit from: it also serves their `request`,
-/// `cancel` and upstream subscriptions, which the machines answer alike.
+/// A class for the operators' subscriptions to inherit from: it also serves their `cancel`, and for
+/// a ``FanInMachine`` their `request` and upstream subscriptions.
 @usableFromInline
-class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
+class DeliveryEmitter<Machine: EmitterMachine> {
     @usableFromInline
     typealias Downstream = Machine.Downstream
 
     @usableFromInline
-    typealias Emission = FanInEmission<Downstream>
+    typealias Step = Emission<Downstream, Machine.Tag>
 
     @usableFromInline
     final let state: LockedState<Machine>
@@ -240,7 +278,7 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     @usableFromInline
     final let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
-    /// How many upstreams the operator subscribes to.
+    /// How many upstreams a ``FanInMachine`` subscribes to (`0` for flatMap).
     @usableFromInline
     final let upstreamCount: Int
 
@@ -250,17 +288,17 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     /// subclass makes `requestHook` in its initialiser, which its callers specialise, and so is
     /// `cancelHook` made here.
     @usableFromInline
-    final let requestHook: (AtomicFanInEmitter, Subscribers.Demand) -> Void
+    final let requestHook: (DeliveryEmitter, Subscribers.Demand) -> Void
 
     /// See ``requestHook``.
     @usableFromInline
-    final let cancelHook: (AtomicFanInEmitter) -> Void
+    final let cancelHook: (DeliveryEmitter) -> Void
 
     /// `racingLockFreeTakers`: whether values take the role without the mutex.
     @inlinable
     init(
         box: SubscriberBox<Downstream>, machine: Machine, upstreamCount: Int, racingLockFreeTakers: Bool,
-        requestHook: @escaping (AtomicFanInEmitter, Subscribers.Demand) -> Void
+        requestHook: @escaping (DeliveryEmitter, Subscribers.Demand) -> Void
     ) {
         self.upstreamCount = upstreamCount
         self.racingLockFreeTakers = racingLockFreeTakers
@@ -268,29 +306,6 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
         state = LockedState(machine)
         self.requestHook = requestHook
         cancelHook = { emitter in emitter.cancelNow() }
-    }
-
-    /// Raises every upstream's grant to what the subscriber's demand allows, each request made
-    /// outside the lock; called after that demand grew.
-    @inlinable
-    final func topUpAll() {
-        for index in 0..<upstreamCount {
-            if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
-                held.request(demand)
-            }
-        }
-    }
-
-    /// The subscriber's request (checked by the caller, which names the operator): every upstream
-    /// is asked first, then the queued values go out.
-    @inlinable
-    final func add(_ demand: Subscribers.Demand) {
-        let (emission, topUp) = state.withLock { machine -> (Emission, Bool) in
-            let topUp = machine.request(demand)
-            return (settleLocked(&machine), topUp)
-        }
-        if topUp { topUpAll() }
-        emit(emission)
     }
 
     @inlinable
@@ -302,47 +317,42 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     @inlinable
     final func cancelNow() {
         var held = ContiguousArray<any Subscription>()
-        let emission = state.withLock { machine -> Emission in
+        let step = state.withLock { machine -> Step in
             held = machine.cancel()
             return settleLocked(&machine)
         }
         for subscription in held { subscription.cancel() }
-        emit(emission)
+        emit(step)
     }
 
-    /// The subscription the upstream at `index` hands over.
-    @inlinable
-    final func receive(subscription: any Subscription, at index: Int) {
-        state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
-    }
-
+    /// The mirror `merge` and `combineLatest` show: the subscriber's demand.
     @usableFromInline
-    final var customMirror: Mirror {
+    final var demandMirror: Mirror {
         let demand = state.withLock { $0.emitter.demand }
         return Mirror(self, children: ["demand": demand])
     }
 
     /// Under the mutex, by a thread that does not hold the role, after changing the state:
     /// republishes whether lock-free deliveries are allowed and takes the role when there is
-    /// something to deliver and nobody is emitting. Returns the first emission when it took the
+    /// something to deliver and nobody is emitting. Returns the first step when it took the
     /// role.
     @inlinable
-    final func settleLocked(_ machine: inout Machine) -> Emission {
+    final func settleLocked(_ machine: inout Machine) -> Step {
         if role.settleLocked(take: machine.emitter.hasWork, keepingLockFreeTakersOut: !machine.fastEligible) {
             return nextLocked(&machine)
         }
         return .idle
     }
 
-    /// Under the mutex, by the emitter: the next emission, giving the role back when there is
+    /// Under the mutex, by the emitter: the next step, giving the role back when there is
     /// nothing left to deliver (a plain store: while the role is held nobody else changes the
     /// word without the mutex). Giving the role back ends the turn for the waiting senders, except
     /// before a completion, whose turn ends once it has been delivered.
     @inlinable
-    final func nextLocked(_ machine: inout Machine) -> Emission {
-        let emission = machine.emitter.next()
+    final func nextLocked(_ machine: inout Machine) -> Step {
+        let step = machine.emitter.next()
         let keepOut = !machine.fastEligible
-        switch emission {
+        switch step {
         case .value:
             role.storeLocked(role.heldWord(keepingLockFreeTakersOut: keepOut))
         case .completion:
@@ -351,11 +361,11 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
             role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
             machine.emitter.tickets.endTurn()
         }
-        return emission
+        return step
     }
 
-    /// Whether values may take the role without the mutex (`merge`); `combineLatest` takes it only
-    /// under the mutex, where it also stores the value.
+    /// Whether values may take the role without the mutex (`merge`, `flatMap`); `combineLatest`
+    /// takes it only under the mutex, where it also stores the value.
     @usableFromInline
     final let racingLockFreeTakers: Bool
 
@@ -404,7 +414,7 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
     /// given back without the mutex.
     @inlinable
     final func resume(after additional: Subscribers.Demand) {
-        let (next, topUp) = state.withLock { machine -> (Emission, Bool) in
+        let (next, topUp) = state.withLock { machine -> (Step, Bool) in
             let grew = machine.delivered(additional: additional)
             return (nextLocked(&machine), grew)
         }
@@ -412,25 +422,37 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
         emit(next)
     }
 
-    /// Performs `first` and, as the emitter, every emission after it.
+    /// Performs `first` and, as the emitter, every step after it.
     @inlinable
-    final func emit(_ first: consuming Emission) {
-        var emission = first
+    final func emit(_ first: consuming Step) {
+        var step = first
         while true {
-            switch consume emission {
+            switch consume step {
             case .idle:
                 return
-            case .value(let value):
+            case .value(let value, let tag):
                 // A queued value: its sender may be waiting, so the delivery is counted under
                 // the mutex, where the role also goes back when nothing is left.
                 let additional = deliver(value)
-                let topUp: Bool
-                (emission, topUp) = state.withLock { machine -> (Emission, Bool) in
+                let (next, topUp, followUp) = state.withLock {
+                    machine -> (Step, Bool, (any Subscription)?) in
                     machine.emitter.tickets.markDelivered()
                     let grew = machine.delivered(additional: additional)
-                    return (nextLocked(&machine), grew)
+                    if let followUp = machine.beginFollowUp(after: tag) { return (.idle, grew, followUp) }
+                    return (nextLocked(&machine), grew, nil)
                 }
                 if topUp { topUpAll() }
+                if let followUp {
+                    // The role is kept while the follow-up request runs: what an upstream sends
+                    // from inside it is queued, not delivered nested.
+                    followUp.request(.max(1))
+                    step = state.withLock { machine -> Step in
+                        machine.endFollowUp()
+                        return nextLocked(&machine)
+                    }
+                } else {
+                    step = next
+                }
             case .completion(let completion, let box):
                 box.subscriber.receive(completion: completion)
                 state.withLock { $0.emitter.tickets.endTurn() }
@@ -444,40 +466,72 @@ class AtomicFanInEmitter<Machine: AtomicFanInMachine> {
 
     /// Under the mutex, for a value the operator accepted: returns `true` when this thread is to
     /// deliver it at once (it took the role; then ``finishDelivery(returning:)``). Otherwise the
-    /// value is queued and the role settled: `emission` is what to perform after unlocking and
+    /// value is queued and the role settled: `step` is what to perform after unlocking and
     /// `ticket`, when another thread emits, what to wait for then (``performQueued(_:_:)``).
     @inlinable
     final func acceptLocked(
-        _ value: Downstream.Input, _ machine: inout Machine, emission: inout Emission,
+        _ value: Downstream.Input, tag: Machine.Tag, _ machine: inout Machine, step: inout Step,
         ticket: inout DeliveryTickets.Ticket?
     ) -> Bool {
-        if machine.emitter.deliverAtOnce(value, emitting: !mayTakeLocked) {
+        if machine.emitter.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
             takeLocked(&machine)
             return true
         }
         let queued = DeliveryTickets.Ticket(
             position: machine.emitter.tickets.entered &- 1, turn: machine.emitter.tickets.turnsEnded)
-        emission = settleLocked(&machine)
-        if case .idle = emission, anotherThreadEmitsLocked() { ticket = queued }
+        step = settleLocked(&machine)
+        if case .idle = step, anotherThreadEmitsLocked() { ticket = queued }
         return false
     }
 
-    /// Outside the mutex, after a value was queued: performs the emission, then waits for the
+    /// Outside the mutex, after a value was queued: performs the step, then waits for the
     /// ticket.
     @inlinable
-    final func performQueued(_ emission: consuming Emission, _ ticket: DeliveryTickets.Ticket?) {
-        emit(emission)
+    final func performQueued(_ step: consuming Step, _ ticket: DeliveryTickets.Ticket?) {
+        emit(step)
         // Another thread delivers: wait until it has delivered this value.
         if let ticket { state.waitUntilSettled(ticket) }
     }
 
     /// Under the mutex, after an upstream's completion was accepted: settles the role and, when
-    /// another thread emits, says what to wait for (``FanInEmitterState/completionTicket``).
+    /// another thread emits, says what to wait for (``EmitterState/completionTicket``).
     @inlinable
-    final func settleAfterCompletionLocked(_ machine: inout Machine) -> (Emission, DeliveryTickets.Ticket?) {
+    final func settleAfterCompletionLocked(_ machine: inout Machine) -> (Step, DeliveryTickets.Ticket?) {
         let ticket = machine.emitter.completionTicket
-        let emission = settleLocked(&machine)
-        if case .idle = emission, anotherThreadEmitsLocked() { return (emission, ticket) }
-        return (emission, nil)
+        let step = settleLocked(&machine)
+        if case .idle = step, anotherThreadEmitsLocked() { return (step, ticket) }
+        return (step, nil)
+    }
+
+    /// Raises every upstream's grant to what the subscriber's demand allows, each request made
+    /// outside the lock; called after that demand grew (never for flatMap, whose
+    /// ``upstreamCount`` is `0`).
+    @inlinable
+    final func topUpAll() {
+        for index in 0..<upstreamCount {
+            if let (held, demand) = state.withLock({ $0.topUp(at: index) }) {
+                held.request(demand)
+            }
+        }
+    }
+}
+
+extension DeliveryEmitter where Machine: FanInMachine {
+    /// The subscriber's request (checked by the caller, which names the operator): every upstream
+    /// is asked first, then the queued values go out.
+    @inlinable
+    final func add(_ demand: Subscribers.Demand) {
+        let (step, topUp) = state.withLock { machine -> (Step, Bool) in
+            let topUp = machine.request(demand)
+            return (settleLocked(&machine), topUp)
+        }
+        if topUp { topUpAll() }
+        emit(step)
+    }
+
+    /// The subscription the upstream at `index` hands over.
+    @inlinable
+    final func receive(subscription: any Subscription, at index: Int) {
+        state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
     }
 }

@@ -2,16 +2,16 @@
 /// into one subscriber when several threads (or a subscriber's own re-entrant calls) produce
 /// work for it, without holding a lock while calling out.
 ///
-/// Every operator that can be driven from several threads at once keeps one: the fan-in gate
-/// (combineLatest, zip, switchToLatest), `Record`, `Publishers.Sequence`, `receive(on:)`
-/// and `buffer`. The owner claims it under its lock when it has work; a thread that gets
-/// ``Claim/taken`` performs the work outside the lock, coming back under the lock for the next
-/// piece, and releases the role when nothing is left. ``Claim/nested`` means the calling thread
+/// The fan-in gate (zip, switchToLatest) keeps one in its locked state: it must tell a send made
+/// from inside its subscriber from one made on another thread. (Owners whose calls only leave work
+/// behind keep a ``DeliveryFlag`` instead.) The owner claims it under its lock when it has work;
+/// a thread that gets ``Claim/taken`` performs the work outside the lock, coming back under the
+/// lock for the next piece, and releases the role when nothing is left. ``Claim/nested`` means the calling thread
 /// already delivers (a subscriber calling back into the operator): the work is left for the loop
 /// in progress, which picks it up after the current call returns, instead of recursing.
 /// ``Claim/busy`` means another thread delivers: the work is left to it, and a sender then waits
-/// for its delivery with ``DeliveryTickets``. The subjects, `flatMap` and `merge` keep the same
-/// role in an ``AtomicDeliveryRole`` instead, so that an uncontended value takes it without the
+/// for its delivery with ``DeliveryTickets``. The subjects, `flatMap`, `merge` and
+/// `combineLatest` keep the same role in an ``AtomicDeliveryRole`` instead, so that an uncontended value takes it without the
 /// lock.
 ///
 /// A pure value, kept in the owner's locked state.

@@ -1,0 +1,59 @@
+import Combine
+import TestSupport
+import Testing
+
+/// The one tagged subscriber behind merge's sides and the inner subscribers of flatMap and
+/// switchToLatest: each shows itself as its operator does, and its events reach its own slot.
+@Suite("TaggedSubscriber")
+struct TaggedSubscriberTests {
+    @Test func mergesSidesShowTheirNameOnly() throws {
+        let left = SubscriberCapturingUpstream<Int, Never>()
+        let right = SubscriberCapturingUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        left.merge(with: right).subscribe(tracker)
+        for side in [left.subscriber, right.subscriber] {
+            #expect(String(describing: side) == "Merge")
+            #expect(!(side is CustomReflectable))
+            #expect(!(side is CustomPlaygroundDisplayConvertible))
+            #expect(side is CustomCombineIdentifierConvertible)
+        }
+    }
+
+    @Test func eachMergeSideForwardsToItsOwnUpstreamsSlot() throws {
+        let left = SubscriberCapturingUpstream<Int, Never>()
+        let right = SubscriberCapturingUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: nil)
+        left.merge(with: right).subscribe(tracker)
+        let leftSide = try #require(left.subscriber as? any Subscriber<Int, Never>)
+        let rightSide = try #require(right.subscriber as? any Subscriber<Int, Never>)
+        let leftSubscription = RecordingSubscription(name: "left")
+        let rightSubscription = RecordingSubscription(name: "right")
+        leftSide.receive(subscription: leftSubscription)
+        rightSide.receive(subscription: rightSubscription)
+        tracker.subscription?.request(.max(1))
+        #expect(leftSubscription.requests == [.max(1)])
+        #expect(rightSubscription.requests == [.max(1)])
+        // The left upstream has finished: its later values are dropped, the right one's are not.
+        leftSide.receive(completion: .finished)
+        _ = leftSide.receive(1)
+        _ = rightSide.receive(2)
+        #expect(tracker.values == [2])
+    }
+
+    @Test func flatMapsInnerSubscriberNamesItsSubscription() throws {
+        let upstream = SubscriberCapturingUpstream<Int, Never>()
+        let inner = SubscriberCapturingUpstream<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        upstream.flatMap { _ in inner }.subscribe(tracker)
+        let subscription = try #require(tracker.subscription)
+        let outer = try #require(upstream.subscriber as? any Subscriber<Int, Never>)
+        outer.receive(subscription: RecordingSubscription())
+        _ = outer.receive(1)
+        let innerSubscriber = inner.subscriber
+        #expect(String(describing: innerSubscriber) == "FlatMap")
+        let children = Mirror(reflecting: innerSubscriber).children
+        #expect(children.map(\.label) == ["parentSubscription"])
+        #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+        #expect((innerSubscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
+    }
+}
