@@ -58,7 +58,7 @@ extension Publishers.CompactMap {
     /// subscription goes downstream untouched (every time one arrives), and every value and
     /// completion is passed on in arrival order. A `nil` result asks the upstream for one more.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -73,20 +73,10 @@ extension Publishers.CompactMap {
             self.transform = transform
         }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             if let output = transform(input) { return downstream.receive(output) }
             return .max(1)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline var description: String { "CompactMap" }

@@ -63,7 +63,7 @@ extension Publishers.Filter {
     /// reach the upstream directly, and every value and completion is passed on in arrival order.
     /// A rejected value asks the upstream for one more in its place.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -78,19 +78,9 @@ extension Publishers.Filter {
             self.isIncluded = isIncluded
         }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline var description: String { "Filter" }
