@@ -99,7 +99,7 @@ extension Publishers.CompactMap {
 
 extension Publishers.TryCompactMap {
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    struct Strategy: FilterLikeStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
@@ -109,14 +109,6 @@ extension Publishers.TryCompactMap {
         @inlinable init(transform: @escaping (Upstream.Output) throws -> Output?) { self.transform = transform }
 
         @usableFromInline static var operatorName: String { "TryCompactMap" }
-
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
-
-        @usableFromInline
-        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

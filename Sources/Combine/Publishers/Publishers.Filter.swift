@@ -103,7 +103,7 @@ extension Publishers.Filter {
 
 extension Publishers.TryFilter {
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    struct Strategy: FilterLikeStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -114,14 +114,6 @@ extension Publishers.TryFilter {
         @inlinable init(isIncluded: @escaping (Upstream.Output) throws -> Bool) { self.isIncluded = isIncluded }
 
         @usableFromInline static var operatorName: String { "TryFilter" }
-
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
-
-        @usableFromInline
-        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
