@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// Where a subscriber-side stage stands with its upstream. Shared by the operators that keep their
 /// upstream subscription (the ones that wrap it rather than hand it straight down).
 @usableFromInline
@@ -69,5 +71,28 @@ extension SubscriptionStatus {
         guard case .subscribed = self else { return false }
         self = .terminal
         return true
+    }
+}
+
+/// A stage that keeps its upstream's subscription in a ``SubscriptionStatus`` and passes the
+/// downstream's requests and cancel to it unchanged (`tryMap`, `output(in:)`, `encode`,
+/// `decode`). A cancel ahead of the subscription does nothing, as Apple's: a late subscription is
+/// taken as if nothing had happened.
+@usableFromInline
+protocol ForwardsToHeldSubscription: Subscription, CustomStringConvertible {
+    /// Where the stage stands with its upstream.
+    var status: LockedState<SubscriptionStatus> { get }
+}
+
+extension ForwardsToHeldSubscription {
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero("Publishers.\(description) subscription request(_:)")
+        status.withLock { $0.subscription }?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        status.withLock { $0.terminateIfSubscribed() }?.cancel()
     }
 }

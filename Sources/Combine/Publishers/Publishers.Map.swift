@@ -127,7 +127,7 @@ extension Publishers.TryMap {
     /// on whatever came before (a cancel, a completion, or ahead of the subscription), except
     /// after its own failure, when the transform threw. A cancel before the subscription arrives does nothing.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: Subscriber, ForwardsToHeldSubscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == any Error {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -173,17 +173,6 @@ extension Publishers.TryMap {
             // Only a completion while subscribed goes on, as Apple's stage does: one ahead of the
             // subscription, or after a completion or a cancel, is dropped.
             if status.withLock({ $0.endIfSubscribed() }) { downstream.receive(completion: completion.eraseError) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.TryMap subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
-
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminateIfSubscribed() }?.cancel()
         }
 
         @usableFromInline var description: String { "TryMap" }
