@@ -66,8 +66,10 @@ extension SubjectDispatcher {
         @usableFromInline
         final let receiveValue: (Conduit, Output) -> Subscribers.Demand
 
-        /// Only through ``SubjectDispatcher/withLock(_:_:)`` (hence `@exclusivity(unchecked)`: the
-        /// mutex already rules out overlapping access).
+        /// Only under the dispatcher's mutex: through ``SubjectDispatcher/withLock(_:_:)``, or
+        /// directly inside a `state.withLock` that also needs the dispatcher's state (`attach` and
+        /// `activate`). Hence `@exclusivity(unchecked)`: the mutex already rules out overlapping
+        /// access.
         @exclusivity(unchecked) @usableFromInline
         final var guarded = Guarded()
 
@@ -251,8 +253,8 @@ protocol ReleasesSubscriptionWhenDone {}
 // MARK: One subscriber's bookkeeping
 
 extension SubjectDispatcher {
-    /// Runs `body` under the mutex with the dispatcher's state and `conduit`'s bookkeeping: the
-    /// only way to reach ``Conduit/guarded``.
+    /// Runs `body` under the mutex with the dispatcher's state and `conduit`'s bookkeeping, the
+    /// usual way to reach ``Conduit/guarded``.
     @inlinable
     func withLock<Result>(_ conduit: Conduit, _ body: (inout State, inout Conduit.Guarded) -> Result) -> Result {
         state.withLock { state in body(&state, &conduit.guarded) }
