@@ -63,12 +63,6 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
-        downstream.receive(subscription: self)
-    }
-
-    @inlinable
     func receive(_ input: Step.Input) -> Subscribers.Demand {
         if status.withLock({ $0.isTerminal }) { return .none }
         let coded: Step.Output

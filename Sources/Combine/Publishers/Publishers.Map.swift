@@ -144,12 +144,6 @@ extension Publishers.TryMap {
             self.transform = transform
         }
 
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
-            downstream.receive(subscription: self)
-        }
-
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             if failed { return .none }

@@ -61,12 +61,6 @@ extension Publishers.Output {
             self.range = range
         }
 
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
-            downstream.receive(subscription: self)
-        }
-
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let position = index
