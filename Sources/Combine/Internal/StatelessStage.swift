@@ -3,10 +3,13 @@
 /// `mapError`, `setFailureType`, `ignoreOutput`, `assertNoFailure` and `breakpoint`.
 ///
 /// Each of those stages writes only what it changes (usually its `receive(_:)` and its
-/// `description`); the rest forwards to the downstream through the defaults below. The defaults
-/// are `@inlinable`, so in a user's specialised pipeline they compile to the same direct calls a
-/// stage would write out itself. A stage that is a struct keeps a stored `combineIdentifier` of
-/// its own (a default cannot store one), made once when the stage is made, as Apple's are.
+/// `description`); the rest forwards to the downstream through the defaults below, and its
+/// `Input` and `Failure` follow from what it writes (a stage that leaves values alone takes its
+/// downstream's `Input`, one that leaves completions alone its downstream's `Failure`). The
+/// defaults are `@inlinable`, so in a user's specialised pipeline they compile to the same direct
+/// calls a stage would write out itself. A stage that is a struct keeps a stored
+/// `combineIdentifier` of its own (a default cannot store one), made once when the stage is made,
+/// as Apple's are.
 @usableFromInline
 protocol StatelessStage: Subscriber, ReflectsAsOperator {
     /// The subscriber the stage feeds.

@@ -69,9 +69,6 @@ extension Publishers.AssertNoFailure {
     @usableFromInline
     struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let prefix: String
         @usableFromInline let file: StaticString

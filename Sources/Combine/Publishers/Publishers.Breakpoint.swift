@@ -89,9 +89,6 @@ extension Publishers.Breakpoint {
     @usableFromInline
     struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let receiveSubscription: ((any Subscription) -> Bool)?
         @usableFromInline let receiveOutput: ((Upstream.Output) -> Bool)?

@@ -65,9 +65,6 @@ extension Publishers.Filter {
     @usableFromInline
     struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Upstream.Output) -> Bool
         @usableFromInline let combineIdentifier = CombineIdentifier()

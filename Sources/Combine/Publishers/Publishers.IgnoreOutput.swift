@@ -34,9 +34,6 @@ extension Publishers.IgnoreOutput {
     @usableFromInline
     struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let combineIdentifier = CombineIdentifier()
 

@@ -63,9 +63,6 @@ extension Publishers.Map {
     @usableFromInline
     struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output
         @usableFromInline let combineIdentifier = CombineIdentifier()

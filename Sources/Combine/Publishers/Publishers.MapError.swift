@@ -36,9 +36,6 @@ extension Publishers.MapError {
     @usableFromInline
     struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Failure) -> Downstream.Failure
         @usableFromInline let combineIdentifier = CombineIdentifier()

@@ -189,8 +189,6 @@ struct KeyPathTripleReader<Root, Value0, Value1, Value2>: PropertyReading {
 @usableFromInline
 struct KeyPathReadingStage<Reader: PropertyReading, Downstream: Subscriber>: StatelessStage
 where Downstream.Input == Reader.Value {
-    @usableFromInline typealias Input = Reader.Root
-    @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let reader: Reader
@@ -203,7 +201,7 @@ where Downstream.Input == Reader.Value {
     }
 
     @inlinable @inline(__always)
-    func receive(_ input: Input) -> Subscribers.Demand {
+    func receive(_ input: Reader.Root) -> Subscribers.Demand {
         downstream.receive(reader.read(input))
     }
 

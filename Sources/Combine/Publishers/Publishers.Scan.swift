@@ -71,9 +71,6 @@ extension Publishers.Scan {
     @usableFromInline
     final class Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let next: (Output, Upstream.Output) -> Output
         /// Only touched from upstream deliveries, which Combine serialises.

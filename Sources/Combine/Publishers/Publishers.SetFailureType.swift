@@ -34,9 +34,6 @@ extension Publishers.SetFailureType {
     @usableFromInline
     struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Never
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
