@@ -277,11 +277,15 @@ extension SubjectDispatcher {
         emitCounted(value, to: conduit)
     }
 
-    /// Under the mutex: a subscription stops accepting. When it was the last live one, the
-    /// dispatcher's hold on the subject moves to `owner`, for the caller to release after the
-    /// mutex (it may be the subject's last reference).
+    /// Under the mutex: `conduit`'s subscription stops accepting (and leaves the lock-free path).
+    /// When it was the last live one, the dispatcher's hold on the subject moves to `owner`, for
+    /// the caller to release after the mutex (it may be the subject's last reference).
     @inlinable
-    func endLiveLocked(_ state: inout State, releasing owner: inout AnyObject?) {
+    func endLiveLocked(
+        _ conduit: Conduit, _ state: inout State, _ guarded: inout Conduit.Guarded, releasing owner: inout AnyObject?
+    ) {
+        guarded.accepting = false
+        updateFastLocked(conduit, guarded)
         state.live -= 1
         if state.live == 0 {
             swap(&owner, &state.owner)
@@ -356,9 +360,7 @@ extension SubjectDispatcher {
         var parent: AnyObject?
         let deliverNow = withLock(conduit) { state, guarded -> Bool in
             guard guarded.accepting else { return false }
-            guarded.accepting = false
-            updateFastLocked(conduit, guarded)
-            endLiveLocked(&state, releasing: &parent)
+            endLiveLocked(conduit, &state, &guarded, releasing: &parent)
             if guarded.handshaking {
                 holdLocked(.completion(completion), for: conduit, &state, &guarded)
                 return false
@@ -448,9 +450,7 @@ extension SubjectDispatcher {
         var removed: Conduit?
         let releaseNow = withLock(conduit) { state, guarded -> Bool in
             guard guarded.accepting else { return false }
-            guarded.accepting = false
-            updateFastLocked(conduit, guarded)
-            endLiveLocked(&state, releasing: &parent)
+            endLiveLocked(conduit, &state, &guarded, releasing: &parent)
             waiting = takePendingLocked(for: conduit, &state, &guarded)
             return removeLocked(&state, conduit, removed: &removed)
         }
