@@ -2,10 +2,10 @@ import Combine
 import Foundation
 import XCTest
 
-// The book's `test_timerPublish`, in a file of its own: on Linux the library's `Timer` publisher
-// currently fires its first tick as soon as it connects (swift-corelibs-foundation's
-// `Timer(timeInterval:repeats:block:)` schedules the first fire now, unlike Apple's), so this test
-// gets [0.0, 0.5, 1.0] instead of [0.5, 1, 1.5]. It waits in Pending/ until that is fixed.
+// The book's `test_timerPublish`, in a file of its own: it checks the dates of the first three
+// ticks, and swift-corelibs-foundation's `Timer(timeInterval:repeats:block:)` schedules its first
+// fire at once, unlike Apple's. The library's `Timer` publisher gives its timer an explicit first
+// fire date one interval after connecting, so the book's [0.5, 1, 1.5] holds here too.
 
 extension CombineOperatorsTests {
     @MainActor

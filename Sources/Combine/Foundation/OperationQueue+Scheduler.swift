@@ -23,7 +23,7 @@ extension OperationQueue: Scheduler {
     public struct SchedulerOptions: Sendable {}
 
     /// A point in time for an operation queue: a wall-clock `Date`.
-    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable, DateSchedulerTime {
         /// The date this value stands for.
         public var date: Date
 
@@ -32,19 +32,9 @@ extension OperationQueue: Scheduler {
             self.date = date
         }
 
-        /// The time `n` seconds later (earlier for a negative stride).
-        public func advanced(by n: Stride) -> SchedulerTimeType {
-            SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
-        }
-
-        /// The signed distance in seconds from this time to `other`.
-        public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(other.date.timeIntervalSince(date))
-        }
-
         /// A distance between two operation-queue times, in seconds (`TimeInterval`).
         public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,
-            SchedulerTimeIntervalConvertible, Sendable
+            SchedulerTimeIntervalConvertible, Sendable, DateSchedulerStride
         {
             /// Floating-point literals are seconds.
             public typealias FloatLiteralType = TimeInterval
@@ -65,54 +55,6 @@ extension OperationQueue: Scheduler {
             public init(_ timeInterval: TimeInterval) {
                 magnitude = timeInterval
             }
-
-            /// A stride from an integer literal, in seconds.
-            public init(integerLiteral value: TimeInterval) {
-                magnitude = value
-            }
-
-            /// A stride from a floating-point literal, in seconds.
-            public init(floatLiteral value: TimeInterval) {
-                magnitude = value
-            }
-
-            /// A stride of `source` seconds, or `nil` if it cannot be represented exactly.
-            public init?<T: BinaryInteger>(exactly source: T) {
-                guard let value = TimeInterval(exactly: source) else { return nil }
-                magnitude = value
-            }
-
-            /// Orders by position on the time line (or by length, for strides).
-            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
-
-            /// A stride of `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
-            /// A stride of `s` seconds.
-            public static func seconds(_ s: Double) -> Stride { Stride(s) }
-            /// A stride of `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
-            /// A stride of `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
-            /// A stride of `ns` nanoseconds.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
         }
     }
 

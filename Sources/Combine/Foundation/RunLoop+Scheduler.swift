@@ -40,7 +40,7 @@ extension RunLoop: Scheduler {
     public struct SchedulerOptions: Sendable {}
 
     /// A point in time for a run loop: a wall-clock `Date`, as run-loop timers use.
-    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable, DateSchedulerTime {
         /// The date this value stands for.
         public var date: Date
 
@@ -49,19 +49,9 @@ extension RunLoop: Scheduler {
             self.date = date
         }
 
-        /// The time `n` seconds later (earlier for a negative stride).
-        public func advanced(by n: Stride) -> SchedulerTimeType {
-            SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
-        }
-
-        /// The signed distance in seconds from this time to `other`.
-        public func distance(to other: SchedulerTimeType) -> Stride {
-            Stride(other.date.timeIntervalSince(date))
-        }
-
         /// A distance between two run-loop times, in seconds (`TimeInterval`).
         public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,
-            SchedulerTimeIntervalConvertible, Sendable
+            SchedulerTimeIntervalConvertible, Sendable, DateSchedulerStride
         {
             /// Floating-point literals are seconds.
             public typealias FloatLiteralType = TimeInterval
@@ -82,54 +72,6 @@ extension RunLoop: Scheduler {
             public init(_ timeInterval: TimeInterval) {
                 magnitude = timeInterval
             }
-
-            /// A stride from an integer literal, in seconds.
-            public init(integerLiteral value: TimeInterval) {
-                magnitude = value
-            }
-
-            /// A stride from a floating-point literal, in seconds.
-            public init(floatLiteral value: TimeInterval) {
-                magnitude = value
-            }
-
-            /// A stride of `source` seconds, or `nil` if it cannot be represented exactly.
-            public init?<T: BinaryInteger>(exactly source: T) {
-                guard let value = TimeInterval(exactly: source) else { return nil }
-                magnitude = value
-            }
-
-            /// Orders by position on the time line (or by length, for strides).
-            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
-
-            /// Arithmetic on the underlying count, as `SignedNumeric` requires.
-            public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
-
-            /// A stride of `s` seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
-            /// A stride of `s` seconds.
-            public static func seconds(_ s: Double) -> Stride { Stride(s) }
-            /// A stride of `ms` milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1_000) }
-            /// A stride of `us` microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1_000_000) }
-            /// A stride of `ns` nanoseconds.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1_000_000_000) }
         }
     }
 

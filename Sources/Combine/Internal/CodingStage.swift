@@ -47,7 +47,7 @@ struct EncodeStep<Item: Encodable, Coder: TopLevelEncoder>: CodingStep {
 /// subscription are handled as usual, and a cancel before it does nothing.
 @usableFromInline
 final class CodingStage<Step: CodingStep, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, ReflectsAsOperator
+    Subscriber, ForwardsToHeldSubscription, ReflectsAsOperator
 where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     @usableFromInline typealias Input = Step.Input
     @usableFromInline typealias Failure = UpstreamFailure
@@ -60,12 +60,6 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     init(downstream: Downstream, step: Step) {
         self.downstream = downstream
         self.step = step
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
-        downstream.receive(subscription: self)
     }
 
     @inlinable
@@ -100,17 +94,6 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
             return true
         }
         if ended { downstream.receive(completion: completion.eraseError) }
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero("Publishers.\(Step.operatorName) subscription request(_:)")
-        status.withLock { $0.subscription }?.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        status.withLock { $0.terminateIfSubscribed() }?.cancel()
     }
 
     @usableFromInline var description: String { Step.operatorName }

@@ -2,19 +2,19 @@ import Synchronization
 import TributaryLocks
 
 // The machinery behind the operators that sit between their upstream and downstream and look at
-// each value on its way through, but (unlike `map`) wrap the upstream subscription because they
-// may drop values, stop early, fail, or need to adjust demand: filter, compactMap, tryMap,
-// removeDuplicates, scan, drop(while:), prefix(while:), dropFirst, output(in:), replaceEmpty and
-// their `try` variants.
+// each value on its way through, but (unlike the stateless stages, `StatelessStage`) wrap the
+// upstream subscription because they may drop values, stop early, fail, or need to adjust demand
+// or reject events that break the contract: `tryFilter`, `tryCompactMap`, `tryScan`,
+// `removeDuplicates`, `drop(while:)`, `prefix(while:)` and the `try` forms of the last three.
 //
 // One final class, generic over a small strategy struct, serves all of them. Per value it costs an
 // atomic load and one statically dispatched call into the strategy: no lock, no allocation.
 
 /// What a ``FilteringStrategy`` did with one upstream value.
 ///
-/// Deliberately not generic: the stages usually run as unspecialised generic code (the upstream
-/// reaches them through `any Subscription`), where every value of a generic enum would cost a
-/// runtime metadata lookup. The strategy hands values to the downstream itself instead.
+/// Not generic over the value: the strategy hands values to the downstream itself, so the outcome
+/// never carries one, and the stage's paths that run unspecialised (`request(_:)` and `cancel()`,
+/// reached through the `Subscription` existential) never look up an outcome's metadata.
 @usableFromInline
 enum FilteringOutcome {
     /// Keep going; return this demand to the upstream (`.max(1)` for a swallowed value, the
@@ -126,6 +126,24 @@ extension FilteringStrategy {
     mutating func takeFailure() -> Failure {
         APIViolation.unexpected("\(Self.operatorName) reported a failure without an error")
     }
+}
+
+/// The strategy of one of Apple's filter-like stages (`tryFilter`, `tryCompactMap`,
+/// `prefix(while:)`, `removeDuplicates` and their `try` forms): an event before the subscription
+/// stops the process, the upstream is let go of only after its completion has been passed on, and
+/// the mirror shows the downstream.
+@usableFromInline
+protocol FilterLikeStrategy: FilteringStrategy {}
+
+extension FilterLikeStrategy {
+    @inlinable
+    static var trapsBeforeSubscription: Bool { true }
+
+    @inlinable
+    static var releasesUpstreamAfterCompletion: Bool { true }
+
+    @usableFromInline
+    func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 }
 
 extension FilteringStrategy where Failure == UpstreamFailure {

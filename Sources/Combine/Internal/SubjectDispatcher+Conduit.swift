@@ -66,8 +66,10 @@ extension SubjectDispatcher {
         @usableFromInline
         final let receiveValue: (Conduit, Output) -> Subscribers.Demand
 
-        /// Only through ``SubjectDispatcher/withLock(_:_:)`` (hence `@exclusivity(unchecked)`: the
-        /// mutex already rules out overlapping access).
+        /// Only under the dispatcher's mutex: through ``SubjectDispatcher/withLock(_:_:)``, or
+        /// directly inside a `state.withLock` that also needs the dispatcher's state (`attach` and
+        /// `activate`). Hence `@exclusivity(unchecked)`: the mutex already rules out overlapping
+        /// access.
         @exclusivity(unchecked) @usableFromInline
         final var guarded = Guarded()
 
@@ -251,8 +253,8 @@ protocol ReleasesSubscriptionWhenDone {}
 // MARK: One subscriber's bookkeeping
 
 extension SubjectDispatcher {
-    /// Runs `body` under the mutex with the dispatcher's state and `conduit`'s bookkeeping: the
-    /// only way to reach ``Conduit/guarded``.
+    /// Runs `body` under the mutex with the dispatcher's state and `conduit`'s bookkeeping, the
+    /// usual way to reach ``Conduit/guarded``.
     @inlinable
     func withLock<Result>(_ conduit: Conduit, _ body: (inout State, inout Conduit.Guarded) -> Result) -> Result {
         state.withLock { state in body(&state, &conduit.guarded) }
@@ -275,11 +277,15 @@ extension SubjectDispatcher {
         emitCounted(value, to: conduit)
     }
 
-    /// Under the mutex: a subscription stops accepting. When it was the last live one, the
-    /// dispatcher's hold on the subject moves to `owner`, for the caller to release after the
-    /// mutex (it may be the subject's last reference).
+    /// Under the mutex: `conduit`'s subscription stops accepting (and leaves the lock-free path).
+    /// When it was the last live one, the dispatcher's hold on the subject moves to `owner`, for
+    /// the caller to release after the mutex (it may be the subject's last reference).
     @inlinable
-    func endLiveLocked(_ state: inout State, releasing owner: inout AnyObject?) {
+    func endLiveLocked(
+        _ conduit: Conduit, _ state: inout State, _ guarded: inout Conduit.Guarded, releasing owner: inout AnyObject?
+    ) {
+        guarded.accepting = false
+        updateFastLocked(conduit, guarded)
         state.live -= 1
         if state.live == 0 {
             swap(&owner, &state.owner)
@@ -354,9 +360,7 @@ extension SubjectDispatcher {
         var parent: AnyObject?
         let deliverNow = withLock(conduit) { state, guarded -> Bool in
             guard guarded.accepting else { return false }
-            guarded.accepting = false
-            updateFastLocked(conduit, guarded)
-            endLiveLocked(&state, releasing: &parent)
+            endLiveLocked(conduit, &state, &guarded, releasing: &parent)
             if guarded.handshaking {
                 holdLocked(.completion(completion), for: conduit, &state, &guarded)
                 return false
@@ -446,9 +450,7 @@ extension SubjectDispatcher {
         var removed: Conduit?
         let releaseNow = withLock(conduit) { state, guarded -> Bool in
             guard guarded.accepting else { return false }
-            guarded.accepting = false
-            updateFastLocked(conduit, guarded)
-            endLiveLocked(&state, releasing: &parent)
+            endLiveLocked(conduit, &state, &guarded, releasing: &parent)
             waiting = takePendingLocked(for: conduit, &state, &guarded)
             return removeLocked(&state, conduit, removed: &removed)
         }

@@ -1,3 +1,5 @@
+import TributaryLocks
+
 /// Where a subscriber-side stage stands with its upstream. Shared by the operators that keep their
 /// upstream subscription (the ones that wrap it rather than hand it straight down).
 @usableFromInline
@@ -69,5 +71,40 @@ extension SubscriptionStatus {
         guard case .subscribed = self else { return false }
         self = .terminal
         return true
+    }
+}
+
+/// A stage that keeps its upstream's subscription in a ``SubscriptionStatus``, hands itself
+/// downstream as the subscription, and passes the downstream's requests and cancel to the
+/// upstream's unchanged (`tryMap`, `output(in:)`, `encode`, `decode`). A second subscription, or
+/// one after the stage ended, is cancelled; a cancel ahead of the subscription does nothing, as
+/// Apple's: a late subscription is taken as if nothing had happened. These run once per
+/// subscription, or come through the `Subscription` existential, so they stay out of line.
+@usableFromInline
+protocol ForwardsToHeldSubscription: Subscriber, Subscription, CustomStringConvertible {
+    associatedtype Downstream: Subscriber
+
+    var downstream: Downstream { get }
+
+    /// Where the stage stands with its upstream.
+    var status: LockedState<SubscriptionStatus> { get }
+}
+
+extension ForwardsToHeldSubscription {
+    @usableFromInline
+    func receive(subscription: any Subscription) {
+        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero("Publishers.\(description) subscription request(_:)")
+        status.withLock { $0.subscription }?.request(demand)
+    }
+
+    @usableFromInline
+    func cancel() {
+        status.withLock { $0.terminateIfSubscribed() }?.cancel()
     }
 }

@@ -24,24 +24,21 @@ enum SomeValueMatches: VerdictQuestion {
     @inlinable static var settlingResult: Bool { true }
 }
 
-/// The reducing strategy of `allSatisfy` and `contains(where:)`.
+/// What ``VerdictStrategy`` and ``TryVerdictStrategy`` share: the answer so far, which the first
+/// predicate result that settles the question fixes, and how the stage shows it.
 @usableFromInline
-struct VerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: ReducingStrategy {
-    @usableFromInline typealias Input = Upstream.Output
-    @usableFromInline typealias Output = Bool
-    @usableFromInline typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline typealias Failure = Upstream.Failure
+protocol VerdictReaching: ReducingStrategy where Output == Bool {
+    associatedtype Question: VerdictQuestion
 
-    @usableFromInline let predicate: (Input) -> Bool
-    @usableFromInline var answer = !Question.settlingResult
+    /// The answer so far: the opposite of the settling result until a value settles it.
+    var answer: Bool { get set }
+}
 
-    @inlinable init(predicate: @escaping (Input) -> Bool) { self.predicate = predicate }
-
-    @usableFromInline static var operatorName: String { Question.name }
-
+extension VerdictReaching {
+    /// Settles the question if `result` does (and then stops the stream), else goes on.
     @inlinable
-    mutating func receive(_ input: Input) -> ReducingOutcome {
-        guard predicate(input) == Question.settlingResult else { return .continue }
+    mutating func weigh(_ result: Bool) -> ReducingOutcome {
+        guard result == Question.settlingResult else { return .continue }
         answer = Question.settlingResult
         return .finish
     }
@@ -56,10 +53,31 @@ struct VerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: Reducing
     var reflectedInitial: Any? { !Question.settlingResult }
 }
 
+/// The reducing strategy of `allSatisfy` and `contains(where:)`.
+@usableFromInline
+struct VerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: VerdictReaching {
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Output = Bool
+    @usableFromInline typealias UpstreamFailure = Upstream.Failure
+    @usableFromInline typealias Failure = Upstream.Failure
+
+    @usableFromInline let predicate: (Input) -> Bool
+    @usableFromInline var answer = !Question.settlingResult
+
+    @inlinable init(predicate: @escaping (Input) -> Bool) { self.predicate = predicate }
+
+    @usableFromInline static var operatorName: String { Question.name }
+
+    @inlinable
+    mutating func receive(_ input: Input) -> ReducingOutcome {
+        weigh(predicate(input))
+    }
+}
+
 /// The reducing strategy of `tryAllSatisfy` and `tryContains(where:)`: a throwing predicate ends
 /// the stream with its error and no value.
 @usableFromInline
-struct TryVerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: ReducingStrategy, KeepsThrownError {
+struct TryVerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: VerdictReaching, KeepsThrownError {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Output = Bool
     @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -76,21 +94,10 @@ struct TryVerdictStrategy<Upstream: Publisher, Question: VerdictQuestion>: Reduc
     @inlinable
     mutating func receive(_ input: Input) -> ReducingOutcome {
         do {
-            guard try predicate(input) == Question.settlingResult else { return .continue }
-            answer = Question.settlingResult
-            return .finish
+            return weigh(try predicate(input))
         } catch {
             thrown = error
             return .failure
         }
     }
-
-    @inlinable
-    mutating func finalValue() -> Bool? { answer }
-
-    @usableFromInline
-    var reflectedResult: Any? { answer }
-
-    @usableFromInline
-    var reflectedInitial: Any? { !Question.settlingResult }
 }

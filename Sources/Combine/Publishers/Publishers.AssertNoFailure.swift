@@ -67,11 +67,8 @@ extension Publishers.AssertNoFailure {
     /// `finished` are passed on in arrival order. Any failure stops the process, even one that
     /// follows a `finished`.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let prefix: String
         @usableFromInline let file: StaticString
@@ -84,16 +81,6 @@ extension Publishers.AssertNoFailure {
             self.prefix = prefix
             self.file = file
             self.line = line
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(input)
         }
 
         @inlinable

@@ -87,11 +87,8 @@ extension Publishers.Breakpoint {
     /// predicates see every event, extra subscriptions and events after a completion included,
     /// and the upstream's subscription goes downstream untouched.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let receiveSubscription: ((any Subscription) -> Bool)?
         @usableFromInline let receiveOutput: ((Upstream.Output) -> Bool)?

@@ -58,11 +58,8 @@ extension Publishers.CompactMap {
     /// subscription goes downstream untouched (every time one arrives), and every value and
     /// completion is passed on in arrival order. A `nil` result asks the upstream for one more.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output?
         @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -73,20 +70,10 @@ extension Publishers.CompactMap {
             self.transform = transform
         }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             if let output = transform(input) { return downstream.receive(output) }
             return .max(1)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline var description: String { "CompactMap" }
@@ -109,7 +96,7 @@ extension Publishers.CompactMap {
 
 extension Publishers.TryCompactMap {
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    struct Strategy: FilterLikeStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
@@ -119,14 +106,6 @@ extension Publishers.TryCompactMap {
         @inlinable init(transform: @escaping (Upstream.Output) throws -> Output?) { self.transform = transform }
 
         @usableFromInline static var operatorName: String { "TryCompactMap" }
-
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
-
-        @usableFromInline
-        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

@@ -56,9 +56,20 @@ extension Publishers {
     }
 }
 
+/// The strategy of `drop(while:)` and `tryDrop(while:)`. As Apple's, a value before the
+/// subscription is not shown to the predicate, and a completion or a cancel before it changes
+/// nothing (spec §6, §8).
+@usableFromInline
+protocol DropWhileStrategy: FilteringStrategy {}
+
+extension DropWhileStrategy {
+    @inlinable static var ignoresEventsBeforeSubscription: Bool { true }
+    @inlinable static var ignoresCancelBeforeSubscription: Bool { true }
+}
+
 extension Publishers.DropWhile {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: DropWhileStrategy {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -70,11 +81,6 @@ extension Publishers.DropWhile {
         @inlinable init(predicate: @escaping (Output) -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "DropWhile" }
-
-        /// As Apple's: a value before the subscription is not shown to the predicate, and a
-        /// completion or a cancel before it changes nothing (spec §6, §8).
-        @inlinable static var ignoresEventsBeforeSubscription: Bool { true }
-        @inlinable static var ignoresCancelBeforeSubscription: Bool { true }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
@@ -90,7 +96,7 @@ extension Publishers.DropWhile {
 
 extension Publishers.TryDropWhile {
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    struct Strategy: DropWhileStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -102,11 +108,6 @@ extension Publishers.TryDropWhile {
         @inlinable init(predicate: @escaping (Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryDropWhile" }
-
-        /// As Apple's: a value before the subscription is not shown to the predicate, and a
-        /// completion or a cancel before it changes nothing (spec §6, §8).
-        @inlinable static var ignoresEventsBeforeSubscription: Bool { true }
-        @inlinable static var ignoresCancelBeforeSubscription: Bool { true }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

@@ -63,11 +63,8 @@ extension Publishers.Filter {
     /// reach the upstream directly, and every value and completion is passed on in arrival order.
     /// A rejected value asks the upstream for one more in its place.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Upstream.Output) -> Bool
         @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -78,19 +75,9 @@ extension Publishers.Filter {
             self.isIncluded = isIncluded
         }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             isIncluded(input) ? downstream.receive(input) : .max(1)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline var description: String { "Filter" }
@@ -113,7 +100,7 @@ extension Publishers.Filter {
 
 extension Publishers.TryFilter {
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    struct Strategy: FilterLikeStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -124,14 +111,6 @@ extension Publishers.TryFilter {
         @inlinable init(isIncluded: @escaping (Upstream.Output) throws -> Bool) { self.isIncluded = isIncluded }
 
         @usableFromInline static var operatorName: String { "TryFilter" }
-
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
-
-        @usableFromInline
-        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

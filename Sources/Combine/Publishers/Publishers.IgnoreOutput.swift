@@ -32,11 +32,8 @@ extension Publishers.IgnoreOutput {
     /// subscription that arrives goes downstream first and is then asked for everything, the
     /// downstream's own requests reach the upstream unchanged, and every completion is passed on.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
@@ -51,11 +48,6 @@ extension Publishers.IgnoreOutput {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand { .none }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
 
         @usableFromInline var description: String { "IgnoreOutput" }
     }

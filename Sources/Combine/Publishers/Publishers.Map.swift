@@ -61,11 +61,8 @@ extension Publishers.Map {
     /// Hands values downstream after transforming them; it keeps no state, so it is a struct and
     /// lets the upstream subscription through untouched.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output
         @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -76,19 +73,9 @@ extension Publishers.Map {
             self.transform = transform
         }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             downstream.receive(transform(input))
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline var description: String { "Map" }
@@ -137,7 +124,7 @@ extension Publishers.TryMap {
     /// on whatever came before (a cancel, a completion, or ahead of the subscription), except
     /// after its own failure, when the transform threw. A cancel before the subscription arrives does nothing.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: Subscriber, ForwardsToHeldSubscription, ReflectsAsOperator
     where Downstream.Input == Output, Downstream.Failure == any Error {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -152,12 +139,6 @@ extension Publishers.TryMap {
         init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
             self.downstream = downstream
             self.transform = transform
-        }
-
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
-            downstream.receive(subscription: self)
         }
 
         @inlinable
@@ -183,17 +164,6 @@ extension Publishers.TryMap {
             // Only a completion while subscribed goes on, as Apple's stage does: one ahead of the
             // subscription, or after a completion or a cancel, is dropped.
             if status.withLock({ $0.endIfSubscribed() }) { downstream.receive(completion: completion.eraseError) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.TryMap subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
-
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminateIfSubscribed() }?.cancel()
         }
 
         @usableFromInline var description: String { "TryMap" }

@@ -34,11 +34,8 @@ extension Publishers {
 
 extension Publishers.MapError {
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Failure) -> Downstream.Failure
         @usableFromInline let combineIdentifier = CombineIdentifier()
@@ -48,12 +45,6 @@ extension Publishers.MapError {
             self.downstream = downstream
             self.transform = transform
         }
-
-        @inlinable
-        func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(input) }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {

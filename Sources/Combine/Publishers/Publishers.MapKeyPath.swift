@@ -187,10 +187,8 @@ struct KeyPathTripleReader<Root, Value0, Value1, Value2>: PropertyReading {
 /// as Apple shows it: `"ValueForKey"` with a `keyPath` child for one key path, `"ValueForKeys"`
 /// with `keyPath0`, `keyPath1`… for several.
 @usableFromInline
-struct KeyPathReadingStage<Reader: PropertyReading, Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+struct KeyPathReadingStage<Reader: PropertyReading, Downstream: Subscriber>: StatelessStage
 where Downstream.Input == Reader.Value {
-    @usableFromInline typealias Input = Reader.Root
-    @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let reader: Reader
@@ -202,19 +200,9 @@ where Downstream.Input == Reader.Value {
         self.reader = reader
     }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-        downstream.receive(subscription: subscription)
-    }
-
     @inlinable @inline(__always)
-    func receive(_ input: Input) -> Subscribers.Demand {
+    func receive(_ input: Reader.Root) -> Subscribers.Demand {
         downstream.receive(reader.read(input))
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        downstream.receive(completion: completion)
     }
 
     @usableFromInline var description: String { reader.keyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }

@@ -44,7 +44,7 @@ extension Publishers.Output {
     /// upstream is cancelled and `finished` sent. Completions after a completion or a cancel, or
     /// ahead of the subscription, are dropped, and a cancel ahead of it does nothing.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: Subscriber, ForwardsToHeldSubscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
@@ -59,12 +59,6 @@ extension Publishers.Output {
         init(downstream: Downstream, range: CountableRange<Int>) {
             self.downstream = downstream
             self.range = range
-        }
-
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
-            downstream.receive(subscription: self)
         }
 
         @inlinable
@@ -95,17 +89,6 @@ extension Publishers.Output {
         @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             if status.withLock({ $0.endIfSubscribed() }) { downstream.receive(completion: completion) }
-        }
-
-        @usableFromInline
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero("Publishers.Output subscription request(_:)")
-            status.withLock { $0.subscription }?.request(demand)
-        }
-
-        @usableFromInline
-        func cancel() {
-            status.withLock { $0.terminateIfSubscribed() }?.cancel()
         }
 
         @usableFromInline var description: String { "Output" }

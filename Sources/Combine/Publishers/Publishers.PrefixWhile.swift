@@ -58,7 +58,7 @@ extension Publishers {
 
 extension Publishers.PrefixWhile {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilterLikeStrategy {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -70,14 +70,6 @@ extension Publishers.PrefixWhile {
 
         @usableFromInline static var operatorName: String { "PrefixWhile" }
 
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
-
-        @usableFromInline
-        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
-
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome
         where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -88,7 +80,7 @@ extension Publishers.PrefixWhile {
 
 extension Publishers.TryPrefixWhile {
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    struct Strategy: FilterLikeStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -99,14 +91,6 @@ extension Publishers.TryPrefixWhile {
         @inlinable init(predicate: @escaping (Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryPrefixWhile" }
-
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
-
-        @usableFromInline
-        func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 
         @inlinable
         mutating func receive<Downstream: Subscriber>(_ input: Input, downstream: Downstream) -> FilteringOutcome

@@ -62,9 +62,25 @@ extension Publishers {
     }
 }
 
+/// The strategy of `reduce(_:_:)` and `tryReduce(_:_:)`: the accumulated value, published when
+/// the upstream finishes and shown by the stage's mirror beside the initial one.
+@usableFromInline
+protocol AccumulatingStrategy: ReducingStrategy {
+    var accumulator: Output { get }
+    var initial: Output { get }
+}
+
+extension AccumulatingStrategy {
+    @usableFromInline var reflectedResult: Any? { accumulator }
+    @usableFromInline var reflectedInitial: Any? { initial }
+
+    @inlinable
+    mutating func finalValue() -> Output? { accumulator }
+}
+
 extension Publishers.Reduce {
     @usableFromInline
-    struct Strategy: ReducingStrategy {
+    struct Strategy: AccumulatingStrategy {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = Upstream.Failure
@@ -80,9 +96,6 @@ extension Publishers.Reduce {
             self.next = next
         }
 
-        @usableFromInline var reflectedResult: Any? { accumulator }
-        @usableFromInline var reflectedInitial: Any? { initial }
-
         @usableFromInline static var operatorName: String { "Reduce" }
 
         @inlinable
@@ -90,15 +103,12 @@ extension Publishers.Reduce {
             accumulator = next(accumulator, input)
             return .continue
         }
-
-        @inlinable
-        mutating func finalValue() -> Output? { accumulator }
     }
 }
 
 extension Publishers.TryReduce {
     @usableFromInline
-    struct Strategy: ReducingStrategy, KeepsThrownError {
+    struct Strategy: AccumulatingStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
         @usableFromInline typealias Failure = any Error
@@ -114,9 +124,6 @@ extension Publishers.TryReduce {
             self.next = next
         }
 
-        @usableFromInline var reflectedResult: Any? { accumulator }
-        @usableFromInline var reflectedInitial: Any? { initial }
-
         @usableFromInline static var operatorName: String { "TryReduce" }
 
         @inlinable
@@ -131,9 +138,6 @@ extension Publishers.TryReduce {
         }
 
         @usableFromInline var thrown: (any Error)?
-
-        @inlinable
-        mutating func finalValue() -> Output? { accumulator }
     }
 }
 

@@ -59,7 +59,7 @@ extension Publishers {
 
 extension Publishers.RemoveDuplicates {
     @usableFromInline
-    struct Strategy: FilteringStrategy {
+    struct Strategy: FilterLikeStrategy {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -71,11 +71,6 @@ extension Publishers.RemoveDuplicates {
         @inlinable init(predicate: @escaping (Output, Output) -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "RemoveDuplicates" }
-
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
 
         @usableFromInline
         func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] {
@@ -95,7 +90,7 @@ extension Publishers.RemoveDuplicates {
 
 extension Publishers.TryRemoveDuplicates {
     @usableFromInline
-    struct Strategy: FilteringStrategy, KeepsThrownError {
+    struct Strategy: FilterLikeStrategy, KeepsThrownError {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Output = Upstream.Output
         @usableFromInline typealias UpstreamFailure = Upstream.Failure
@@ -107,11 +102,6 @@ extension Publishers.TryRemoveDuplicates {
         @inlinable init(predicate: @escaping (Output, Output) throws -> Bool) { self.predicate = predicate }
 
         @usableFromInline static var operatorName: String { "TryRemoveDuplicates" }
-
-        /// Apple's filter-like stages stop the process on an event before their subscription,
-        /// and let go of the upstream only after passing its completion on.
-        @inlinable static var trapsBeforeSubscription: Bool { true }
-        @inlinable static var releasesUpstreamAfterCompletion: Bool { true }
 
         @usableFromInline
         func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] {

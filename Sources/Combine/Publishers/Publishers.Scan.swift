@@ -69,11 +69,8 @@ extension Publishers.Scan {
     /// value and completion is passed on in arrival order. A class only because the result
     /// changes; upstream deliveries are serialised, so it needs no lock.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Upstream.Failure
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let next: (Output, Upstream.Output) -> Output
         /// Only touched from upstream deliveries, which Combine serialises.
@@ -86,20 +83,10 @@ extension Publishers.Scan {
             self.next = next
         }
 
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
         @inlinable @inline(__always)
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             result = next(result, input)
             return downstream.receive(result)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
         }
 
         @usableFromInline var description: String { "Scan" }

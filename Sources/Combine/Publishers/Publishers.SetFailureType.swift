@@ -32,21 +32,12 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
 extension Publishers.SetFailureType {
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, ReflectsAsOperator
+    struct Inner<Downstream: Subscriber>: StatelessStage
     where Downstream.Input == Upstream.Output, Downstream.Failure == Failure {
-        @usableFromInline typealias Input = Upstream.Output
-        @usableFromInline typealias Failure = Never
-
         @usableFromInline let downstream: Downstream
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable init(downstream: Downstream) { self.downstream = downstream }
-
-        @inlinable
-        func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(input) }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }

@@ -178,8 +178,9 @@ class PublishedObjectWillChangeSlot {
     /// The enclosing object's `objectWillChange` publisher, once someone has asked for it:
     /// retained by hand when it is installed, released in `deinit`. Set once and never
     /// replaced, so a setter reads it with one atomic load and calls it without retaining it.
-    /// (The standard library's `AtomicLazyReference` would do the same, but its `load()` is
-    /// not inlinable: with it a set cost 1,135 instructions instead of 460.) `final`, so that
+    /// (The standard library's `AtomicLazyReference` would do the same, but its `load()` is not
+    /// inlinable, which makes every set dearer: Benchmarks/README.md, "What a `@Published` set
+    /// costs", row 9.) `final`, so that
     /// the subclass reads it at its offset rather than through an accessor.
     @usableFromInline
     final let objectWillChange = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)

@@ -1,4 +1,3 @@
-@_spi(Reflection) import Swift
 import Synchronization
 
 extension Subscribers {
@@ -390,12 +389,8 @@ enum SinkHandlers {
     /// Whether the runtime's field metadata puts the closures where ``release(_:)`` writes.
     static let layoutIsAsExpected: Bool = {
         let header = 2 * MemoryLayout<UnsafeRawPointer>.size
-        var offsets: [String: Int] = [:]
-        _forEachField(of: Subscribers.Sink<Int, Never>.self, options: _EachFieldOptions(rawValue: 1 << 0 | 1 << 1)) {
-            name, offset, _, _ in
-            offsets[String(cString: name)] = offset
-            return true
-        }
+        let fields = StoredFields.of(Subscribers.Sink<Int, Never>.self, asClass: true)
+        let offsets = Dictionary(fields.map { ($0.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
         return offsets["valueHandler"] == header
             && offsets["completionHandler"] == header + MemoryLayout<(Int) -> Void>.size
             && MemoryLayout<(Int) -> Void>.size == 2 * MemoryLayout<UnsafeRawPointer>.size

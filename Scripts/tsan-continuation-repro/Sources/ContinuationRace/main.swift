@@ -1,5 +1,5 @@
 // A task awaits a continuation that another thread resumes, many thousands of times, the way
-// Tributary's AsyncPublisherInner does it (Sources/Combine/Internal/AsyncPublisherInner.swift):
+// Tributary's AsyncPublisherInner does it (Sources/Combine/Concurrency/AsyncPublisherInner.swift):
 //
 // * inside the `with…Continuation` closure the task stores the continuation in a field guarded by
 //   a pthread mutex (`enqueue`), and returns;

@@ -1,4 +1,3 @@
-@_spi(Reflection) import Swift
 import TributaryLocks
 
 /// Where a class keeps its `@Published` properties: their byte offsets in an instance, its
@@ -9,18 +8,10 @@ import TributaryLocks
 /// access instead cost about 20,000 instructions and eight allocations per
 /// `objectWillChange.send()`.
 ///
-/// `_forEachField` is standard-library SPI (`@_spi(Reflection)`), present since Swift 5.2 and the
-/// same on every platform this module builds for; using it needs no compiler flag. Reading a
-/// reference out of the object's memory at an offset is an unsafe technique, kept for its
-/// measured gain (see the benchmark notes, row 9b).
+/// Reading a reference out of the object's memory at an offset is an unsafe technique, kept for its
+/// measured gain (see the benchmark notes, row 9b); a debug build checks, for each property
+/// found, that the runtime lays `Published` out as that read expects (``holdsOneSlot(_:)``).
 enum PublishedFieldLayout {
-    /// `_EachFieldOptions.classType` and `.ignoreUnknown`, spelled by their values: the static
-    /// properties are `var`s, which Swift 6 does not let code read without isolation. The walk
-    /// takes the type as a class, whose fields (its superclasses' included) are at offsets from
-    /// the object's start, and skips a field whose type the runtime cannot resolve rather than
-    /// giving up.
-    private static let options = _EachFieldOptions(rawValue: 1 << 0 | 1 << 1)
-
     /// The offsets found so far, by class.
     private static let offsetsByClass = LockedState<[ObjectIdentifier: [Int]]>([:])
 
@@ -32,15 +23,27 @@ enum PublishedFieldLayout {
         if let known = offsetsByClass.withLock({ $0[key] }) {
             return known
         }
-        var offsets: [Int] = []
-        _forEachField(of: type, options: options) { _, offset, fieldType, _ in
-            if fieldType is any ObservableObjectPublishedField.Type {
-                offsets.append(offset)
-            }
-            return true
+        let published = StoredFields.of(type, asClass: true).filter { $0.type is any ObservableObjectPublishedField.Type }
+        for field in published {
+            assert(
+                holdsOneSlot(field.type),
+                "ObservableObject.objectWillChange: \(field.type) is no longer one reference to its storage")
         }
+        let offsets = published.map(\.offset)
         offsetsByClass.withLock { $0[key] = offsets }
         return offsets
+    }
+
+    /// Whether the runtime lays out `wrapper` (a `Published<Value>`) as ``slot(in:at:)`` reads it:
+    /// one word, holding its one stored property, a reference to a `PublishedObjectWillChangeSlot`.
+    /// Checked in debug builds for every `@Published` property found.
+    static func holdsOneSlot(_ wrapper: Any.Type) -> Bool {
+        let fields = StoredFields.of(wrapper, asClass: false)
+        guard fields.count == 1, fields[0].offset == 0, fields[0].type is PublishedObjectWillChangeSlot.Type else {
+            return false
+        }
+        func size<Wrapper>(of _: Wrapper.Type) -> Int { MemoryLayout<Wrapper>.size }
+        return size(of: wrapper) == MemoryLayout<PublishedObjectWillChangeSlot>.size
     }
 
     /// The storage of the `@Published` property at `offset` (one of ``offsets(in:)``) in
