@@ -12,7 +12,6 @@
 // `BUILD_COST_OMIT=Search,Feed` leaves those view models out of both targets (the script builds
 // such variants to find the code one file adds).
 
-import Foundation
 import PackageDescription
 
 /// SwiftPM names a path dependency after its folder, which is whatever the clone was called.
