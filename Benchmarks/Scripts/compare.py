@@ -5,6 +5,7 @@ mallocs per value of Tributary and OpenCombine, the ratio of their medians, and 
 plain baseline (`BaselineBench`: the same work without a reactive library) where there is one.
 
 usage: compare.py REPORT.txt  (reads the report written by Scripts/run-benchmarks)
+       compare.py --histograms REPORT.txt  (the executables' own output, `run-benchmarks debug`)
 """
 import re
 import sys
@@ -40,9 +41,43 @@ def parse(text):
                 results.setdefault((target, workload), {})[name] = values
     return results
 
+def parse_histograms(text):
+    """The output of benchmark executables run directly, each after a line naming its target: per
+    workload ("Debug results for NAME:") and metric, its histogram of raw values per iteration of
+    1 000. Returns what `parse` does, per value: [p0, p25, p50]."""
+    results = {}
+    target = workload = metric = None
+    rows = []
+
+    def close():
+        if target and workload and metric and rows:
+            def at(fraction):
+                return next(value for value, percentile in rows if percentile >= fraction) / 1000
+            results.setdefault((target, workload), {})[metric] = [at(0), at(0.25), at(0.5)]
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if re.fullmatch(r"(TributaryBench|OpenCombineBench|BaselineBench)", stripped):
+            close()
+            target, workload, metric, rows = stripped, None, None, []
+        elif stripped.startswith("Debug results for ") or stripped.startswith("Results for "):
+            close()
+            workload, metric, rows = stripped.split(" for ", 1)[1].rstrip(":"), None, []
+        elif re.fullmatch(r"[A-Z][^:]*:", stripped):
+            close()
+            metric, rows = stripped.rstrip(":"), []
+        else:
+            m = re.match(r"^([\d.]+)\s+([\d.]+)\s+\d+", stripped)
+            if m and metric:
+                rows.append((float(m.group(1)), float(m.group(2))))
+    close()
+    return results
+
 def main():
-    text = open(sys.argv[1]).read()
-    results = parse(text)
+    if sys.argv[1] == "--histograms":
+        results = parse_histograms(open(sys.argv[2]).read())
+    else:
+        results = parse(open(sys.argv[1]).read())
     workloads = []
     for (target, w) in results:
         if target != "BaselineBench" and w not in workloads:

@@ -11,9 +11,10 @@
 //     .build/release/OpenCombineMemory subscriptions 10000
 //
 // `burst N`: one thread sends N values as fast as it can into `subject.receive(on: serial
-// DispatchQueue).sink`, then waits until the queue has delivered them all. Prints the growth of
-// the peak resident memory (getrusage's maxrss), the growth of the resident memory when the last
-// value has been sent, and the wall-clock time per value (sends and deliveries).
+// DispatchQueue).sink`, then waits until the queue has delivered them all. Prints the process's
+// peak resident memory (getrusage's maxrss, what `/usr/bin/time -v` reports) and its growth during
+// the burst, the growth of the resident memory when the last value has been sent, and the
+// wall-clock time per value (sends and deliveries). Build with `-c debug` for a user's debug build.
 //
 // `held-burst N`: the same with the queue suspended while the values are sent, so that all N
 // deliveries wait at once: the peak is then N times what one waiting value costs, whatever the
@@ -75,10 +76,12 @@ func burst(_ count: Int, held: Bool) {
     if held { queue.resume() }
     queue.sync {}
     let elapsed = DispatchTime.now().uptimeNanoseconds - start
-    let peakGrowth = peakResidentKB() - peakBefore
+    let peak = peakResidentKB()
+    let peakGrowth = peak - peakBefore
     cancellable.cancel()
     print(
-        "\(library) \(held ? "held " : "")burst of \(count): peak resident +\(peakGrowth / 1024) MB,"
+        "\(library) \(held ? "held " : "")burst of \(count): peak resident \(peak / 1024) MB"
+            + " (+\(peakGrowth / 1024) MB during the burst),"
             + " resident after the last send +\((residentAfterSends - residentBefore) / 1_048_576) MB,"
             + " \(Double(elapsed) / Double(count)) ns/value"
     )
