@@ -74,6 +74,33 @@ extension SubscriptionStatus {
     }
 }
 
+/// The lock-guarded state of a stage that keeps its upstream's status beside the subscriber it
+/// delivers to, and hands itself to that subscriber once the upstream's subscription arrives
+/// (`receive(on:)`, `subscribe(on:)`, `measureInterval`, `delay`, `debounce`, `throttle`,
+/// `collect(_:options:)` by time). The subscriber is let go of only after the status has left
+/// `awaitingSubscription`, so while a subscription may still be taken the subscriber is there.
+@usableFromInline
+protocol HoldsUpstreamAndSubscriber {
+    associatedtype Downstream
+
+    /// Where the stage stands with its upstream.
+    var upstream: SubscriptionStatus { get set }
+
+    /// The subscriber, until the stream ends.
+    var downstream: Downstream? { get }
+}
+
+extension HoldsUpstreamAndSubscriber {
+    /// Keeps `subscription` if none has arrived yet and returns the subscriber to hand the stage
+    /// to; `nil` (a second subscription, or the stage has ended) tells the caller to cancel
+    /// `subscription` after leaving the lock.
+    @inlinable
+    mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
+        guard let downstream, upstream.accept(subscription) else { return nil }
+        return downstream
+    }
+}
+
 /// A stage that keeps its upstream's subscription in a ``SubscriptionStatus``, hands itself
 /// downstream as the subscription, and passes the downstream's requests and cancel to the
 /// upstream's unchanged (`tryMap`, `output(in:)`, `encode`, `decode`). A second subscription, or

@@ -62,7 +62,7 @@ extension Publisher {
 extension Publishers.CollectByTime {
     /// CollectByTime's bookkeeping, free of side effects.
     @usableFromInline
-    struct Machine<Downstream> {
+    struct Machine<Downstream>: HoldsUpstreamAndSubscriber {
         @usableFromInline let maxCount: Int?
         /// Released when the stream ends, so nothing outlives the subscription.
         @usableFromInline var downstream: Downstream?
@@ -197,15 +197,7 @@ extension Publishers.CollectByTime {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream = state.withLock { state -> Downstream? in
-                guard case .awaitingSubscription = state.upstream, !state.done else { return nil }
-                state.upstream = .subscribed(subscription)
-                return state.downstream
-            }
-            guard let downstream else {
-                subscription.cancel()
-                return
-            }
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             downstream.receive(subscription: self)
             startTimer(generation: 0)
         }

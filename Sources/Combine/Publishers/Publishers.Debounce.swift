@@ -70,7 +70,7 @@ extension Publishers.Debounce {
     /// A generation counter marks the current timer, so only the latest value is published even
     /// when the scheduler's tokens ignore `cancel()`.
     @usableFromInline
-    struct Machine<Downstream> {
+    struct Machine<Downstream>: HoldsUpstreamAndSubscriber {
         @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
         /// Released when the stream ends, so nothing outlives the subscription.
         @usableFromInline var downstream: Downstream?
@@ -93,13 +93,6 @@ extension Publishers.Debounce {
         @inlinable
         init(downstream: Downstream) {
             self.downstream = downstream
-        }
-
-        @inlinable
-        mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
-            guard case .awaitingSubscription = upstream, !finished else { return nil }
-            upstream = .subscribed(subscription)
-            return downstream
         }
 
         @inlinable
@@ -215,10 +208,7 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
-                subscription.cancel()
-                return
-            }
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             downstream.receive(subscription: self)
             subscription.request(.unlimited)
         }

@@ -68,7 +68,7 @@ extension Publisher {
 
 extension Publishers.Delay {
     @usableFromInline
-    struct Machine<Downstream> {
+    struct Machine<Downstream>: HoldsUpstreamAndSubscriber {
         /// Kept until the upstream's completion has been delivered (a value delivered before it
         /// still has the subscriber's answer requested upstream), or until the subscriber cancels.
         @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
@@ -86,13 +86,6 @@ extension Publishers.Delay {
         /// Whether the upstream's events are taken: not before the subscription, nor after its
         /// completion or a cancel.
         @inlinable var live: Bool { upstream.isSubscribed && !upstreamCompleted }
-
-        @inlinable
-        mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
-            guard case .awaitingSubscription = upstream else { return nil }
-            upstream = .subscribed(subscription)
-            return downstream
-        }
 
         @inlinable
         mutating func completed() -> Bool {
@@ -144,10 +137,7 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
-                subscription.cancel()
-                return
-            }
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }
 

@@ -47,7 +47,7 @@ extension Publisher {
 
 extension Publishers.MeasureInterval {
     @usableFromInline
-    struct Machine<Downstream> {
+    struct Machine<Downstream>: HoldsUpstreamAndSubscriber {
         @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
         @usableFromInline var last: Context.SchedulerTimeType?
         /// Released when the stream ends, so nothing outlives the subscription.
@@ -98,15 +98,11 @@ extension Publishers.MeasureInterval {
             }
             let now = scheduler.now
             let downstream = state.withLock { state -> Downstream? in
-                guard case .awaitingSubscription = state.upstream else { return nil }
-                state.upstream = .subscribed(subscription)
+                guard let downstream = state.subscribed(subscription) else { return nil }
                 state.last = now
-                return state.downstream
+                return downstream
             }
-            guard let downstream else {
-                subscription.cancel()
-                return
-            }
+            guard let downstream else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }
 

@@ -90,7 +90,7 @@ extension Publishers.ReceiveOn {
         }
 
         @usableFromInline
-        struct State {
+        struct State: HoldsUpstreamAndSubscriber {
             /// Kept until the upstream's completion has been delivered (a value delivered before it
             /// still has the subscriber's answer requested upstream), or until the subscriber cancels.
             @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
@@ -192,15 +192,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream = state.withLock { state -> Downstream? in
-                guard case .awaitingSubscription = state.upstream, state.downstream != nil else { return nil }
-                state.upstream = .subscribed(subscription)
-                return state.downstream
-            }
-            guard let downstream else {
-                subscription.cancel()
-                return
-            }
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }
 

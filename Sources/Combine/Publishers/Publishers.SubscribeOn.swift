@@ -61,7 +61,7 @@ extension Publishers.SubscribeOn {
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline
-        struct State {
+        struct State: HoldsUpstreamAndSubscriber {
             @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
             /// Released on cancel and completion.
             @usableFromInline var downstream: Downstream?
@@ -91,15 +91,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream = state.withLock { state -> Downstream? in
-                guard case .awaitingSubscription = state.upstream else { return nil }
-                state.upstream = .subscribed(subscription)
-                return state.downstream
-            }
-            guard let downstream else {
-                subscription.cancel()
-                return
-            }
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }
 

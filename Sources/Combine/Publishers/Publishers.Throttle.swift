@@ -70,7 +70,7 @@ extension Publishers.Throttle {
     /// when the subscription arrives, `now` once per value and per completion, `now` again at
     /// each emission.
     @usableFromInline
-    struct Machine<Downstream> {
+    struct Machine<Downstream>: HoldsUpstreamAndSubscriber {
         @usableFromInline let latest: Bool
         /// Released when the stream ends, so nothing outlives the subscription.
         @usableFromInline var downstream: Downstream?
@@ -115,13 +115,6 @@ extension Publishers.Throttle {
         @inlinable
         var acceptsUpstreamEvents: Bool {
             upstream.isSubscribed && !upstreamCompleted
-        }
-
-        @inlinable
-        mutating func subscribed(_ subscription: any Subscription) -> Downstream? {
-            guard case .awaitingSubscription = upstream, let downstream else { return nil }
-            upstream = .subscribed(subscription)
-            return downstream
         }
 
         @inlinable
@@ -221,10 +214,7 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else {
-                subscription.cancel()
-                return
-            }
+            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             _ = scheduler.now
             // Apple asks the upstream first, then hands the subscription downstream (spec §7).
             subscription.request(.unlimited)
