@@ -182,6 +182,11 @@ protocol EmitterMachine: DeliveryTicketing {
     /// returns whether upstream grants may need topping up.
     mutating func delivered(additional: Subscribers.Demand) -> Bool
 
+    /// Under the lock, as the emitter takes the queued value tagged `tag` for delivery (zip notes
+    /// whose tuple is in flight, for the requests made meanwhile and for the answer). Nothing by
+    /// default.
+    mutating func willDeliver(tag: Tag)
+
     /// For the emitter, after the queued value tagged `tag` was delivered and counted: a
     /// subscription to ask for one more value outside the lock, with the role kept meanwhile
     /// (flatMap's inner that sent the value); ``endFollowUp()`` then runs under the lock. `nil`
@@ -210,6 +215,9 @@ extension EmitterMachine {
         get { emitter.tickets }
         set { emitter.tickets = newValue }
     }
+
+    @inlinable @inline(__always)
+    mutating func willDeliver(tag: Tag) {}
 
     @inlinable @inline(__always)
     mutating func beginFollowUp(after tag: Tag) -> (any Subscription)? { nil }
@@ -353,7 +361,8 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         let step = machine.emitter.next()
         let keepOut = !machine.fastEligible
         switch step {
-        case .value:
+        case .value(_, let tag):
+            machine.willDeliver(tag: tag)
             role.storeLocked(role.heldWord(keepingLockFreeTakersOut: keepOut))
         case .completion:
             role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
