@@ -17,10 +17,10 @@ enum Emission<Downstream: Subscriber, Tag> {
 }
 
 /// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`,
-/// `switchToLatest`, `zip`):
-/// the subscriber's box, its demand, the values waiting for it (each with its `Tag`: `Void`, or
-/// for flatMap the inner that sent it) and the completion decided for it. A pure value kept in the
-/// operator's locked state; the operator adds its upstreams' side.
+/// `switchToLatest`, `zip`): the subscriber's box, its demand, the values waiting for it (each with
+/// its `Tag`: `Void`, for flatMap the inner that sent it, for zip the input that completed the
+/// tuple) and the completion decided for it. A pure value kept in the operator's locked state; the
+/// operator adds its upstreams' side.
 ///
 /// The box is released only through the emitter role (``next()`` hands it out), so that whoever
 /// holds the role may call the subscriber through an unowned reference.
@@ -304,8 +304,8 @@ class DeliveryEmitter<Machine: EmitterMachine> {
     @usableFromInline
     final let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
-    /// How many upstreams ``topUpAll()`` visits: a ``FanInMachine``'s, zip's inputs, switchToLatest's
-    /// current inner (`1`), none for flatMap.
+    /// How many upstreams ``topUpAll()`` visits: a ``FanInMachine``'s, zip's inputs,
+    /// switchToLatest's current inner (`1`), none for flatMap.
     @usableFromInline
     final let upstreamCount: Int
 

@@ -125,7 +125,9 @@ where Downstream.Input == Storage.Output {
 
     /// Stores a value of input `index`; returns the tuple it completes, if any.
     @inlinable
-    mutating func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Storage.Output? {
+    mutating func receive<Input>(
+        _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
+    ) -> Storage.Output? {
         guard emitter.isOpen, !slots[index].finished else { return nil }
         store(&storage, value)
         return storage.takeOutput()
