@@ -420,11 +420,12 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     var description: String { Storage.subscriptionDescription }
 
-    /// One child, `demand`: what the subscriber has requested and not yet received.
+    /// One child, `demand`: what the subscriber has requested and not yet received. The
+    /// superclass is left out, as Apple's `Zip` has none to show.
     @usableFromInline
     var customMirror: Mirror {
         let demand = state.withLock { $0.demand }
-        return Mirror(self, children: ["demand": demand])
+        return Mirror(self, children: ["demand": demand], ancestorRepresentation: .suppressed)
     }
 
     /// What zip attaches to one upstream. Like Apple's, it is the upstream's subscriber and a
