@@ -58,13 +58,13 @@ final class SubjectDispatcher<Output, Failure: Error, Extra>: @unchecked Sendabl
         case single(Conduit, Output)
     }
 
-    /// What a thread that wants to call the subscribers may do: ``DeliveryRole/Claim``, whose
+    /// What a thread that wants to call the subscribers may do: ``AtomicDeliveryRole/Claim``, whose
     /// three answers the atomic role word below gives without the mutex. `.taken`: it calls the
     /// subscribers, then gives the role back. `.nested`: a call from inside a subscriber, made
     /// now, nested in the delivery in progress (the outer call keeps the role). `.busy`: the job
     /// is queued for the thread that holds the role, and the caller waits until it has run.
     @usableFromInline
-    typealias Grant = DeliveryRole.Claim
+    typealias Grant = AtomicDeliveryRole.Claim
 
     @usableFromInline
     struct State: DeliveryTicketing {

@@ -10,11 +10,14 @@ import Bionic
 import Darwin
 #endif
 
-/// ``DeliveryRole`` kept in an atomic word, for the owners whose uncontended delivery takes the
-/// role without their lock: the subjects (a `send` to subscribers whose demand is unlimited),
-/// `flatMap` (an inner value while the operator is open, nothing is queued and the demand is
-/// unlimited) and `merge` (the same, while no upstream has finished). Everything else still claims the role under the owner's lock, with the same three
-/// answers as ``DeliveryRole/claim()``, and a busy caller waits with ``DeliveryTickets``.
+/// The *deliverer* role that serialises the calls into one subscriber when several threads (or a
+/// subscriber's own re-entrant calls) produce work for it, without holding a lock while calling
+/// out, kept in an atomic word so that an uncontended delivery can take it without the owner's
+/// lock: the subjects (a `send` to subscribers whose demand is unlimited), `flatMap` (an inner
+/// value while the operator is open, nothing is queued and the demand is unlimited), `merge` (the
+/// same, while no upstream has finished); the other ``DeliveryEmitter`` operators take it under
+/// their lock. Claimed under the lock, it answers with a ``Claim``, and a busy caller waits with
+/// ``DeliveryTickets``. (Owners whose calls only leave work behind keep a ``DeliveryFlag``.)
 ///
 /// The word holds the holder's ``currentThreadToken()`` above three flag bits:
 /// - ``heldFlag``: a thread holds the role. Its token is in the upper bits, except for a moment
@@ -35,6 +38,18 @@ import Darwin
 /// instructions, never user code.
 @usableFromInline
 struct AtomicDeliveryRole: ~Copyable {
+    /// What a thread that wants to deliver finds.
+    @usableFromInline
+    enum Claim {
+        /// The caller now holds the role: it delivers, then gives the role back.
+        case taken
+        /// The caller already holds it: a call from inside the subscriber, on the deliverer's
+        /// thread.
+        case nested
+        /// Another thread holds it.
+        case busy
+    }
+
     @usableFromInline static var heldFlag: UInt { 1 }
     @usableFromInline static var attentionFlag: UInt { 2 }
     @usableFromInline static var writingFlag: UInt { 4 }
@@ -79,7 +94,7 @@ struct AtomicDeliveryRole: ~Copyable {
 
     /// Tells, from a word in which ``heldFlag`` is set, whether the calling thread is the holder.
     @inlinable @inline(__always)
-    static func claim(whenHeld word: UInt) -> DeliveryRole.Claim {
+    static func claim(whenHeld word: UInt) -> Claim {
         word & ~flagBits == currentThreadToken() ? .nested : .busy
     }
 
@@ -151,7 +166,7 @@ struct AtomicDeliveryRole: ~Copyable {
     /// takers may take the role at the same time; without them, a role found free under the lock
     /// is taken with a plain store instead of a read-modify-write.
     @inlinable @inline(__always)
-    func claimLocked(racingLockFreeTakers: Bool) -> DeliveryRole.Claim {
+    func claimLocked(racingLockFreeTakers: Bool) -> Claim {
         if racingLockFreeTakers || word.load(ordering: .acquiring) != 0 {
             let before = raiseLocked(Self.attentionFlag)
             if before & Self.heldFlag != 0 {

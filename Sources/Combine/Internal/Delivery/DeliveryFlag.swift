@@ -3,7 +3,7 @@
 /// flag down raises it and delivers, outside the owner's lock, until nothing is left; a call that
 /// finds it up (on another thread, or a subscriber's request from inside `receive`) adds its work
 /// and returns, and the loop picks the work up. None of them needs to tell its own thread from
-/// another, so unlike ``DeliveryRole`` the flag never reads the thread's identity.
+/// another, so unlike ``AtomicDeliveryRole`` the flag never reads the thread's identity.
 ///
 /// A pure value, kept in the owner's locked state.
 @usableFromInline

@@ -16,15 +16,16 @@ enum Emission<Downstream: Subscriber, Tag> {
     case release(SubscriberBox<Downstream>)
 }
 
-/// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`):
-/// the subscriber's box, its demand, the values waiting for it (each with its `Tag`: `Void`, or
-/// for flatMap the inner that sent it) and the completion decided for it. A pure value kept in the
-/// operator's locked state; the operator adds its upstreams' side.
+/// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`,
+/// `switchToLatest`, `zip`): the subscriber's box, its demand, the values waiting for it (each with
+/// its `Tag`: `Void`, for flatMap the inner that sent it, for zip the input that completed the
+/// tuple) and the completion decided for it. A pure value kept in the operator's locked state; the
+/// operator adds its upstreams' side.
 ///
 /// The box is released only through the emitter role (``next()`` hands it out), so that whoever
 /// holds the role may call the subscriber through an unowned reference.
 @usableFromInline
-struct EmitterState<Downstream: Subscriber, Tag>: FanInCompletionDeciding {
+struct EmitterState<Downstream: Subscriber, Tag> {
     @usableFromInline
     typealias Input = Downstream.Input
 
@@ -142,6 +143,22 @@ struct EmitterState<Downstream: Subscriber, Tag>: FanInCompletionDeciding {
         return !wasUnlimited
     }
 
+    /// Decides a normal finish, delivered after the queued values.
+    @inlinable
+    mutating func finish() {
+        guard isOpen else { return }
+        pendingCompletion = .finished
+    }
+
+    /// Decides a failure: queued values are dropped and the failure goes out next.
+    @inlinable
+    mutating func fail(_ error: Downstream.Failure) {
+        guard isOpen else { return }
+        queue.removeAll()
+        tickets.markAllSettled()
+        pendingCompletion = .failure(error)
+    }
+
     /// Cancels: nothing more is delivered; the box is released by ``next()``.
     @inlinable
     mutating func cancel() {
@@ -168,7 +185,8 @@ struct EmitterState<Downstream: Subscriber, Tag>: FanInCompletionDeciding {
 protocol EmitterMachine: DeliveryTicketing {
     associatedtype Downstream: Subscriber
 
-    /// What a queued value carries besides itself (`Void`, or flatMap's inner slot).
+    /// What a queued value carries besides itself (`Void`, flatMap's inner slot, or the zip input
+    /// that completed the tuple).
     associatedtype Tag
 
     /// The downstream half.
@@ -181,6 +199,11 @@ protocol EmitterMachine: DeliveryTicketing {
     /// For the emitter, after a delivered value: records the demand the subscriber returned;
     /// returns whether upstream grants may need topping up.
     mutating func delivered(additional: Subscribers.Demand) -> Bool
+
+    /// Under the lock, as the emitter takes the queued value tagged `tag` for delivery (zip notes
+    /// whose tuple is in flight, for the requests made meanwhile and for the answer). Nothing by
+    /// default.
+    mutating func willDeliver(tag: Tag)
 
     /// For the emitter, after the queued value tagged `tag` was delivered and counted: a
     /// subscription to ask for one more value outside the lock, with the role kept meanwhile
@@ -212,6 +235,9 @@ extension EmitterMachine {
     }
 
     @inlinable @inline(__always)
+    mutating func willDeliver(tag: Tag) {}
+
+    @inlinable @inline(__always)
     mutating func beginFollowUp(after tag: Tag) -> (any Subscription)? { nil }
 
     @inlinable @inline(__always)
@@ -230,9 +256,9 @@ protocol FanInMachine: EmitterMachine where Tag == Void {
 }
 
 /// The module's one way of delivering what several threads send into one subscriber, used by the
-/// subscriptions of `merge`, `combineLatest` and `flatMap`: it owns the *emitter* role, the values
-/// waiting for demand, the wait of cross-thread senders and the drain loop; the operator's
-/// `Machine` owns the rules.
+/// subscriptions of `merge`, `combineLatest`, `flatMap`, `switchToLatest` and `zip`: it owns the
+/// *emitter* role, the values waiting for demand, the wait of cross-thread senders and the drain
+/// loop; the operator's `Machine` owns the rules.
 ///
 /// One thread at a time is the *emitter*: only the emitter calls the subscriber, and it delivers
 /// what has queued up before giving the role back, so calls never overlap and never run under
@@ -251,10 +277,10 @@ protocol FanInMachine: EmitterMachine where Tag == Void {
 /// An upstream that sends from another thread while the emitter delivers queues its value and
 /// waits until the emitter has delivered it (see ``DeliveryTickets``), as Apple's fan-in
 /// operators make it wait; it returns early only when the value stays queued for lack of demand.
-/// One that sends from inside the subscriber, on the emitter's thread, does not wait: `merge` and
-/// `combineLatest` deliver its value after the call in progress returns, instead of recursing;
-/// `flatMap` delivers it at once, nested, as Apple's does (the role's thread token tells the two
-/// apart).
+/// One that sends from inside the subscriber, on the emitter's thread, does not wait: `merge`,
+/// `combineLatest` and `zip` deliver its value after the call in progress returns, instead of
+/// recursing; `flatMap` and `switchToLatest` deliver it at once, nested, as Apple's do (the role's
+/// thread token tells the two apart).
 ///
 /// A class for the operators' subscriptions to inherit from: it also serves their `cancel`, and for
 /// a ``FanInMachine`` their `request` and upstream subscriptions.
@@ -278,7 +304,8 @@ class DeliveryEmitter<Machine: EmitterMachine> {
     @usableFromInline
     final let role = AtomicDeliveryRole(keepingLockFreeTakersOut: true)
 
-    /// How many upstreams a ``FanInMachine`` subscribes to (`0` for flatMap).
+    /// How many upstreams ``topUpAll()`` visits: a ``FanInMachine``'s, zip's inputs,
+    /// switchToLatest's current inner (`1`), none for flatMap.
     @usableFromInline
     final let upstreamCount: Int
 
@@ -353,7 +380,8 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         let step = machine.emitter.next()
         let keepOut = !machine.fastEligible
         switch step {
-        case .value:
+        case .value(_, let tag):
+            machine.willDeliver(tag: tag)
             role.storeLocked(role.heldWord(keepingLockFreeTakersOut: keepOut))
         case .completion:
             role.storeLocked(keepOut ? AtomicDeliveryRole.attentionFlag : 0)
@@ -503,8 +531,9 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         return (step, nil)
     }
 
-    /// Raises every upstream's grant to what the subscriber's demand allows, each request made
-    /// outside the lock; called after that demand grew (never for flatMap, whose
+    /// Raises every upstream's grant to what the subscriber's demand allows (or, for zip and
+    /// switchToLatest, requests the answers owed to them), each request made outside the lock;
+    /// called after ``EmitterMachine/delivered(additional:)`` said so (never for flatMap, whose
     /// ``upstreamCount`` is `0`).
     @inlinable
     final func topUpAll() {

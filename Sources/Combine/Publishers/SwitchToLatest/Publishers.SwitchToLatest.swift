@@ -27,7 +27,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
-            subscription.start(subscriber)
+            subscription.start()
             upstream.subscribe(subscription)
         }
     }

@@ -1,5 +1,7 @@
 /// The state of one `switchToLatest` subscription as a pure value; every method runs under the
-/// subscription's lock and returns what to do after unlocking.
+/// subscription's lock and returns what to do after unlocking. The downstream half (demand, the
+/// values waiting for another thread's delivery, the completion) is the ``EmitterState`` that
+/// ``DeliveryEmitter`` drives.
 ///
 /// The upstream (a publisher of publishers) is asked for everything. Each new inner publisher
 /// replaces the current one, which is cancelled; its late values are recognised by `generation`
@@ -11,9 +13,9 @@
 /// once the upstream and the latest inner have finished; a failure of either fails it at once
 /// and cancels the other.
 @usableFromInline
-struct SwitchToLatestStateMachine<Downstream: Subscriber> {
+struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
-    typealias Step = FanInGate<Downstream>.Step
+    typealias Box = SubscriberBox<Downstream>
 
     /// Where the current inner publisher is in its life.
     @usableFromInline
@@ -31,37 +33,6 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         case dropped
     }
 
-    /// What to perform outside the lock.
-    ///
-    /// Its subscriptions are ``SubscriptionHandle``s, not `(any Subscription)?`: an action is made
-    /// and dropped several times per inner publisher, and an optional existential is copied and
-    /// destroyed through the value witnesses of `Optional` and of the existential (over a
-    /// thousand instructions per inner of `map { Just($0) }.switchToLatest()`), where a handle
-    /// costs one retain.
-    @usableFromInline
-    struct Action {
-        @usableFromInline
-        var step: Step
-        /// The current inner, to request ``demand`` of (a forwarded downstream request, or the
-        /// subscriber's answer to a value the emitter delivered for another thread).
-        @usableFromInline
-        var forward: SubscriptionHandle?
-        @usableFromInline
-        var demand: Subscribers.Demand
-        /// A subscription to cancel.
-        @usableFromInline
-        var cancel: SubscriptionHandle?
-
-        @inlinable
-        init(step: Step = .idle, forward: SubscriptionHandle? = nil, demand: Subscribers.Demand = .none,
-             cancel: SubscriptionHandle? = nil) {
-            self.step = step
-            self.forward = forward
-            self.demand = demand
-            self.cancel = cancel
-        }
-    }
-
     /// What to do with an inner value, decided under the lock.
     @usableFromInline
     enum ValueDecision {
@@ -69,15 +40,15 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         case drop
         /// The value exceeds the demand the inner was given: Apple's operator stops the process.
         case beyondDemand
-        /// Perform the step (the value was handed out or queued).
-        case step(Step)
-        /// Sent from inside the subscriber on the emitting thread: deliver it at once, nested,
-        /// and report the answer with ``nestedDelivered(additional:)``.
-        case nested(Downstream, Downstream.Input)
+        /// Hand the value to the emitter (``DeliveryEmitter/acceptLocked(_:tag:_:step:ticket:)``).
+        case accept
+        /// Sent from inside the subscriber on the emitting thread: its demand is spent; deliver it
+        /// at once, nested, and record the answer with ``EmitterState/delivered(additional:)``.
+        case nested
     }
 
     @usableFromInline
-    var gate: FanInGate<Downstream>
+    var emitter: EmitterState<Downstream, Void>
 
     @usableFromInline
     var upstream: SubscriptionHandle?
@@ -100,10 +71,21 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     @usableFromInline
     var generation = 0
 
+    /// The subscriber's answers to values the emitter delivered for other threads, which no
+    /// `receive(_:)` returns: requested from the current inner after the delivery
+    /// (``topUp(at:)``).
+    @usableFromInline
+    var answersToForward = Subscribers.Demand.none
+
     @inlinable
-    init(downstream: Downstream) {
-        gate = FanInGate(downstream: downstream)
+    init(box: Box) {
+        emitter = EmitterState(box: box)
     }
+
+    /// Values may go out without the bookkeeping while the demand is unlimited: the subscriber's
+    /// answer then changes nothing, and the value's sender returns it itself.
+    @inlinable
+    var fastEligible: Bool { emitter.flowsFreely }
 
     /// Whether the current inner no longer counts for the operator's completion.
     @inlinable
@@ -129,7 +111,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     /// the operator is already done).
     @inlinable
     mutating func receiveUpstream(subscription: SubscriptionHandle) -> Bool {
-        guard !gate.isTerminated, upstream == nil, !upstreamFinished else { return false }
+        guard !emitter.terminated, upstream == nil, !upstreamFinished else { return false }
         upstream = subscription
         upstreamSubscribed = true
         return true
@@ -140,15 +122,17 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func switchInner() -> (generation: Int, previous: SubscriptionHandle?)? {
         // A publisher sent before the upstream's subscription is ignored, as Apple's operator does.
-        guard gate.isOpen, !upstreamFinished, upstreamSubscribed else { return nil }
+        guard emitter.isOpen, !upstreamFinished, upstreamSubscribed else { return nil }
         let previous = inner
         inner = nil
         innerPhase = .awaitingSubscription
         generation += 1
+        // The new inner is granted the free demand, answers included.
+        answersToForward = .none
         return (generation, previous)
     }
 
-    /// What ``switchToImmediate(_:)`` decided.
+    /// What ``switchToImmediate(nested:)`` decided.
     @usableFromInline
     enum ImmediateSwitch {
         /// The operator is done, or the upstream has not subscribed yet: the publisher is ignored.
@@ -156,43 +140,47 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         /// No demand is free for the value: subscribe to the inner as usual, after cancelling
         /// `previous`.
         case subscribe(generation: Int, previous: SubscriptionHandle?)
-        /// The value was offered to the subscriber as if the inner had been subscribed to, had
-        /// sent it and had finished: cancel `previous`, then perform `step`.
-        case offered(previous: SubscriptionHandle?, step: Step)
-        /// The same, from inside the subscriber on the emitting thread: cancel `previous`, then
-        /// deliver the value at once, nested, and report the answer with
-        /// ``nestedDelivered(additional:)``.
-        case offeredNested(previous: SubscriptionHandle?, downstream: Downstream, value: Downstream.Input)
+        /// Offer the value to the emitter as if the inner had been subscribed to, had sent it and
+        /// had finished, after cancelling `previous`.
+        case offered(previous: SubscriptionHandle?)
+        /// The same, from inside the subscriber on the emitting thread: the value's demand is
+        /// spent; cancel `previous`, then deliver the value at once, nested.
+        case offeredNested(previous: SubscriptionHandle?)
     }
 
     /// Switches to an inner publisher whose one value is at hand (see ``ImmediateOutput``). With
-    /// demand free for it, the inner is over at once: its value is offered to the gate, as the
-    /// value of a subscribed inner would be, and the inner counts as finished, which it would be
-    /// as soon as that value was taken. (The upstream has not finished, so that completion
-    /// decides nothing.)
+    /// demand free for it, the inner is over at once: its value is offered as the value of a
+    /// subscribed inner would be, and the inner counts as finished, which it would be as soon as
+    /// that value was taken. (The upstream has not finished, so that completion decides nothing.)
+    /// `nested`: the calling thread is delivering further up its stack.
     @inlinable
-    mutating func switchToImmediate(_ value: Downstream.Input) -> ImmediateSwitch {
+    mutating func switchToImmediate(nested: Bool) -> ImmediateSwitch {
         guard let (generation, previous) = switchInner() else { return .ignored }
-        guard gate.freeDemand > .none else { return .subscribe(generation: generation, previous: previous) }
+        guard emitter.freeDemand > .none else { return .subscribe(generation: generation, previous: previous) }
         innerPhase = .finished
-        if let downstream = gate.takeNested() {
-            return .offeredNested(previous: previous, downstream: downstream, value: value)
+        if nested {
+            emitter.demand -= 1
+            return .offeredNested(previous: previous)
         }
-        return .offered(previous: previous, step: gate.offer(value))
+        return .offered(previous: previous)
     }
 
+    /// The upstream's completion: whether it was accepted (the emitter then settles), and a
+    /// subscription to cancel.
     @inlinable
-    mutating func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) -> Action {
-        guard gate.isOpen, !upstreamFinished else { return Action() }
+    mutating func receiveUpstream(
+        completion: Subscribers.Completion<Downstream.Failure>
+    ) -> (accepted: Bool, cancel: SubscriptionHandle?) {
+        guard emitter.isOpen, !upstreamFinished else { return (false, nil) }
         upstreamFinished = true
         upstream = nil
         switch completion {
         case .finished:
-            if innerIsDone { gate.finish() }
-            return Action(step: gate.kickAfterSending())
+            if innerIsDone { emitter.finish() }
+            return (true, nil)
         case .failure(let error):
-            gate.fail(error)
-            return Action(step: gate.kickAfterSending(), cancel: dropInner())
+            emitter.fail(error)
+            return (true, dropInner())
         }
     }
 
@@ -204,17 +192,19 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     /// ignored (`.none`, not kept), as Apple's operator ignores it.
     @inlinable
     mutating func receiveInner(subscription: SubscriptionHandle, generation: Int) -> Subscribers.Demand? {
-        if gate.isOpen, generation == self.generation, innerPhase == .finished { return Subscribers.Demand.none }
-        guard gate.isOpen, generation == self.generation, innerPhase == .awaitingSubscription else {
+        if emitter.isOpen, generation == self.generation, innerPhase == .finished { return Subscribers.Demand.none }
+        guard emitter.isOpen, generation == self.generation, innerPhase == .awaitingSubscription else {
             return nil
         }
         inner = subscription
         innerPhase = .subscribed
-        return gate.freeDemand
+        return emitter.freeDemand
     }
 
+    /// An inner value. `nested`: the calling thread is delivering further up its stack (the value
+    /// comes from inside the subscriber).
     @inlinable
-    mutating func receiveInner(_ value: Downstream.Input, generation: Int) -> ValueDecision {
+    mutating func receiveInner(_ value: Downstream.Input, generation: Int, nested: Bool) -> ValueDecision {
         guard generation == self.generation else { return .drop }
         switch innerPhase {
         case .none, .dropped:
@@ -222,46 +212,60 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
         case .awaitingSubscription, .subscribed, .finished:
             // Apple counts every value of the current inner against the demand it passed on,
             // even one sent before the inner's subscription or after its completion.
-            if gate.freeDemand == .none { return .beyondDemand }
-            guard gate.isOpen, innerPhase != .finished else { return .drop }
+            if emitter.freeDemand == .none { return .beyondDemand }
+            guard emitter.isOpen, innerPhase != .finished else { return .drop }
             // From inside the subscriber, on the emitting thread: Apple's operator delivers it at
             // once, nested, and returns the subscriber's answer to the inner.
-            if let downstream = gate.takeNested() { return .nested(downstream, value) }
-            return .step(gate.offer(value))
+            if nested {
+                emitter.demand -= 1
+                return .nested
+            }
+            return .accept
         }
+    }
+
+    /// What an inner's completion calls for.
+    @usableFromInline
+    enum InnerCompletion {
+        /// Nothing: a replaced, finished or dropped inner, or the operator is done.
+        case ignored
+        /// The inner completed before its subscription: Apple's operator stops the process.
+        case beforeSubscription
+        /// Accepted: the emitter settles, after `cancel` is cancelled.
+        case accepted(cancel: SubscriptionHandle?)
     }
 
     @inlinable
     mutating func receiveInner(
         completion: Subscribers.Completion<Downstream.Failure>, generation: Int
-    ) -> Action? {
-        guard generation == self.generation else { return Action() }
+    ) -> InnerCompletion {
+        guard generation == self.generation else { return .ignored }
         switch innerPhase {
         case .none, .finished, .dropped:
-            return Action()
+            return .ignored
         case .awaitingSubscription:
-            return nil
+            return .beforeSubscription
         case .subscribed:
             break
         }
         // The inner's subscription is let go of, not cancelled: the inner has ended.
         inner = nil
-        guard gate.isOpen else {
+        guard emitter.isOpen else {
             innerPhase = .dropped
-            return Action()
+            return .ignored
         }
         switch completion {
         case .finished:
             innerPhase = .finished
-            if upstreamFinished { gate.finish() }
-            return Action(step: gate.kickAfterSending())
+            if upstreamFinished { emitter.finish() }
+            return .accepted(cancel: nil)
         case .failure(let error):
             innerPhase = .dropped
-            gate.fail(error)
+            emitter.fail(error)
             let held = upstream
             upstream = nil
             upstreamFinished = true
-            return Action(step: gate.kickAfterSending(), cancel: held)
+            return .accepted(cancel: held)
         }
     }
 
@@ -270,49 +274,51 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber> {
     /// The current inner's subscription, to forward a demand to.
     @inlinable
     var forwardingTarget: SubscriptionHandle? {
-        guard gate.isOpen, innerPhase == .subscribed else { return nil }
+        guard emitter.isOpen, innerPhase == .subscribed else { return nil }
         return inner
     }
 
+    /// Adds the subscriber's demand; returns the current inner, to forward it to as it is.
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> Action {
-        guard !gate.isTerminated else { return Action() }
-        gate.request(demand)
-        return Action(step: gate.kick(), forward: forwardingTarget, demand: demand)
+    mutating func request(_ demand: Subscribers.Demand) -> SubscriptionHandle? {
+        guard !emitter.terminated else { return nil }
+        _ = emitter.request(demand)
+        return forwardingTarget
     }
 
-    /// For the emitter, after a delivery. `returnedToSender` says the sender of that value takes
-    /// the subscriber's answer back itself (it returns it from its `receive`); otherwise the
-    /// answer is requested from the current inner.
+    /// For the emitter, after a queued value (another thread's) was delivered: records the
+    /// subscriber's answer, which that thread's `receive(_:)` no longer returns, for
+    /// ``topUp(at:)`` to request from the current inner. Returns whether there is one.
     @inlinable
-    mutating func delivered(additional: Subscribers.Demand, returnedToSender: Bool) -> Action {
-        let forward = returnedToSender || additional == .none ? nil : forwardingTarget
-        return Action(step: gate.delivered(additional: additional), forward: forward, demand: additional)
+    mutating func delivered(additional: Subscribers.Demand) -> Bool {
+        _ = emitter.delivered(additional: additional)
+        guard additional != .none, forwardingTarget != nil else { return false }
+        answersToForward += additional
+        return true
     }
 
-    /// After a value delivered nested (``ValueDecision/nested(_:_:)``): records the subscriber's
-    /// answer, which goes back to the inner through its `receive`.
+    /// The answers ``delivered(additional:)`` set aside, with the inner to request them of (the
+    /// operator's only "upstream", `index` 0).
     @inlinable
-    mutating func nestedDelivered(additional: Subscribers.Demand) {
-        gate.nestedDelivered(additional: additional)
+    mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
+        let answers = answersToForward
+        answersToForward = .none
+        guard answers != .none, let target = forwardingTarget else { return nil }
+        return (target, answers)
     }
 
-    /// Cancels: returns the upstream's and the inner's subscriptions.
+    /// Cancels: returns the inner's and the upstream's subscriptions, in the order Apple's
+    /// operator cancels them.
     @inlinable
-    mutating func cancel() -> (SubscriptionHandle?, SubscriptionHandle?) {
-        gate.cancel()
-        let held = upstream
-        upstream = nil
+    mutating func cancel() -> ContiguousArray<any Subscription> {
+        emitter.cancel()
+        var held = ContiguousArray<any Subscription>()
+        if let inner = dropInner() { held.append(inner) }
+        if let upstream {
+            held.append(upstream)
+            self.upstream = nil
+        }
         upstreamFinished = true
-        return (held, dropInner())
-    }
-}
-
-extension SwitchToLatestStateMachine: DeliveryTicketing {
-    /// The gate's tickets, for the senders that wait on this state's lock.
-    @usableFromInline
-    var tickets: DeliveryTickets {
-        get { gate.tickets }
-        set { gate.tickets = newValue }
+        return held
     }
 }

@@ -4,9 +4,17 @@ import TributaryLocks
 /// in Apple's operator the two are one object, so the upstream sees the same identity and
 /// description as the subscriber. Each inner publisher is subscribed through an ``Inner`` tagged
 /// with its generation.
+///
+/// Delivery goes through ``DeliveryEmitter``. An inner value sent while nobody delivers is
+/// delivered by its own thread, which returns the subscriber's answer to the inner, as Apple's
+/// operator does; one sent from another thread while the emitter delivers is queued and its
+/// sender waits until the emitter has delivered it, and the emitter then requests the answer from
+/// the current inner. One sent from inside the subscriber, on the emitting thread, is delivered
+/// at once, nested, as Apple's operator does (the emitter's thread token in the role's word tells
+/// it apart).
 @usableFromInline
-final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
-    ReflectsAsOperator
+final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>:
+    DeliveryEmitter<SwitchToLatestStateMachine<Downstream>>, Subscription, Subscriber, ReflectsAsOperator
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Input = P
@@ -17,24 +25,87 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Machine = SwitchToLatestStateMachine<Downstream>
 
+    /// How a value this thread offered goes on, decided under the lock.
     @usableFromInline
-    let state: LockedState<Machine>
-
-    /// The subscriber's `request(_:)` and `cancel()`, compiled for the concrete types in this
-    /// initialiser, which its callers specialise: they arrive through the `Subscription`
-    /// existential, whose witnesses run the generic code.
-    @usableFromInline
-    let requestHook: (SwitchToLatestSubscription, Subscribers.Demand) -> Void
-
-    /// See ``requestHook``.
-    @usableFromInline
-    let cancelHook: (SwitchToLatestSubscription) -> Void
+    enum Offer {
+        /// Nothing to deliver (dropped, or the inner is to be subscribed to).
+        case none
+        /// This thread took the role: it delivers the value, returns the answer to its sender and
+        /// then goes on as the emitter (``finishOwnDelivery(returning:)``).
+        case deliver
+        /// The value's demand is spent and this thread is delivering further up its stack:
+        /// deliver it at once, nested.
+        case nested
+        /// Queued: perform the step, then wait for the ticket if another thread emits.
+        case queued
+    }
 
     @inlinable
     init(downstream: Downstream) {
-        state = LockedState(Machine(downstream: downstream))
-        requestHook = { subscription, demand in subscription.requestNow(demand) }
-        cancelHook = { subscription in subscription.cancelNow() }
+        let box = Machine.Box(downstream)
+        // One "upstream" for the emitter to top up: the current inner, which is asked for the
+        // answers to the values the emitter delivered for other threads.
+        super.init(
+            box: box, machine: Machine(box: box), upstreamCount: 1, racingLockFreeTakers: false,
+            requestHook: { emitter, demand in
+                unsafeDowncast(emitter, to: SwitchToLatestSubscription.self).requestNow(demand)
+            })
+    }
+
+    /// Under the lock: whether the calling thread holds the emitter role, so that what it sends
+    /// comes from inside the subscriber.
+    @inlinable @inline(__always)
+    final var emittingHereLocked: Bool {
+        let word = role.current
+        return word & AtomicDeliveryRole.heldFlag != 0 && AtomicDeliveryRole.claim(whenHeld: word) == .nested
+    }
+
+    /// After this thread delivered a value it offered itself: records the subscriber's answer,
+    /// which its sender returns rather than requests, and goes on with whatever waits.
+    @inlinable @inline(__always)
+    func finishOwnDelivery(returning answer: Subscribers.Demand) {
+        // Back without the lock while nothing changed (demand unlimited, nothing waiting).
+        if role.tryGiveBackWithoutLock() { return }
+        resumeOwnDelivery(returning: answer)
+    }
+
+    /// ``finishOwnDelivery(returning:)`` when the role could not be given back without the lock.
+    @inlinable
+    func resumeOwnDelivery(returning answer: Subscribers.Demand) {
+        let next = state.withLock { machine -> Step in
+            _ = machine.emitter.delivered(additional: answer)
+            return nextLocked(&machine)
+        }
+        emit(next)
+    }
+
+    /// After a value delivered nested: records the subscriber's answer; the role stays with the
+    /// delivery this one is nested in, which goes on afterwards.
+    @inlinable
+    func finishNestedDelivery(returning answer: Subscribers.Demand) {
+        if answer != .none { state.withLock { _ = $0.emitter.delivered(additional: answer) } }
+    }
+
+    /// Delivers what ``Offer`` says; returns the answer for the value's sender.
+    @inlinable
+    func perform(_ offer: Offer, _ value: P.Output, _ step: consuming Step, _ ticket: DeliveryTickets.Ticket?)
+        -> Subscribers.Demand
+    {
+        switch offer {
+        case .none:
+            return .none
+        case .deliver:
+            let answer = deliver(value)
+            finishOwnDelivery(returning: answer)
+            return answer
+        case .nested:
+            let answer = deliver(value)
+            finishNestedDelivery(returning: answer)
+            return answer
+        case .queued:
+            performQueued(step, ticket)
+            return .none
+        }
     }
 
     // MARK: Upstream side
@@ -42,8 +113,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// Hands this subscription to the subscriber: inside `subscribe`, before the upstream is
     /// subscribed, as Apple's `switchToLatest` does.
     @inlinable
-    func start(_ downstream: Downstream) {
-        downstream.receive(subscription: self)
+    func start() {
+        downstream._withUnsafeGuaranteedRef { $0.subscriber.receive(subscription: self) }
     }
 
     @inlinable
@@ -71,39 +142,51 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     /// A new inner publisher that is a `Just` or the like (see ``ImmediateOutput``): when the
     /// subscriber has demand for its value, the value goes to the subscriber without subscribing
-    /// to the inner: two trips through the lock instead of five, and no inner subscription.
+    /// to the inner: one trip through the lock (two when the demand is finite) instead of four or
+    /// five, and no inner subscription.
     /// Without demand, the inner is subscribed to, and holds its value until a request reaches
-    /// it, as usual.
+    /// it, as usual. The subscriber's answer would go back to the inner, which has nothing more
+    /// to send: only the emitter counts it.
     @inlinable
     func receiveImmediate(_ value: P.Output, of publisher: P) -> Subscribers.Demand {
-        switch state.withLock({ $0.switchToImmediate(value) }) {
+        var step = Step.idle
+        var ticket: DeliveryTickets.Ticket?
+        let (decision, offer) = state.withLock { machine -> (Machine.ImmediateSwitch, Offer) in
+            let decision = machine.switchToImmediate(nested: emittingHereLocked)
+            switch decision {
+            case .ignored, .subscribe:
+                return (decision, .none)
+            case .offeredNested:
+                return (decision, .nested)
+            case .offered:
+                let delivers = acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket)
+                return (decision, delivers ? .deliver : .queued)
+            }
+        }
+        switch decision {
         case .ignored:
             break
         case .subscribe(let generation, let previous):
             previous?.cancel()
             publisher.subscribe(Inner(tag: generation, parent: self))
-        case .offered(let previous, .value(let downstream, let first)):
+        case .offered(let previous), .offeredNested(let previous):
             previous?.cancel()
-            // This thread took the emitter role. The subscriber's answer would go back to the
-            // inner, which has nothing more to send; only the gate counts it.
-            let answer = downstream.receive(first)
-            perform(state.withLock { $0.delivered(additional: answer, returnedToSender: true) })
-        case .offered(let previous, let step):
-            previous?.cancel()
-            perform(Machine.Action(step: step))
-        case .offeredNested(let previous, let downstream, let value):
-            previous?.cancel()
-            // From inside the subscriber: nested in the delivery in progress, which keeps the
-            // emitter role. The answer would go back to the inner; only the gate counts it.
-            let answer = downstream.receive(value)
-            if answer != .none { state.withLock { $0.nestedDelivered(additional: answer) } }
+            _ = perform(offer, value, step, ticket)
         }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<P.Failure>) {
-        perform(state.withLock { $0.receiveUpstream(completion: completion) })
+        var cancel: SubscriptionHandle?
+        let (step, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
+            let accepted: Bool
+            (accepted, cancel) = machine.receiveUpstream(completion: completion)
+            guard accepted else { return (.idle, nil) }
+            return settleAfterCompletionLocked(&machine)
+        }
+        cancel?.cancel()
+        performQueued(step, ticket)
     }
 
     // MARK: Inner side
@@ -123,38 +206,47 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// delivery, that thread requests the answer from the inner instead.
     @inlinable
     func receiveInner(_ value: P.Output, generation: Int) -> Subscribers.Demand {
-        switch state.withLock({ $0.receiveInner(value, generation: generation) }) {
-        case .drop:
-            return .none
-        case .beyondDemand:
+        var step = Step.idle
+        var ticket: DeliveryTickets.Ticket?
+        let offer = state.withLock { machine -> Offer? in
+            switch machine.receiveInner(value, generation: generation, nested: emittingHereLocked) {
+            case .drop:
+                return Offer.none
+            case .beyondDemand:
+                return nil
+            case .nested:
+                return .nested
+            case .accept:
+                return acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket) ? .deliver : .queued
+            }
+        }
+        guard let offer else {
             APIViolation.upstreamContract(
                 "switchToLatest", "received a value from its inner publisher beyond the demand it requested")
-        case .step(.value(let downstream, let first)):
-            // This thread took the emitter role: the answer for the first value it delivers is
-            // returned to this inner (when values of other threads were queued ahead, `first` is
-            // the oldest of them; every answer still reaches the inner exactly once).
-            let answer = downstream.receive(first)
-            perform(state.withLock { $0.delivered(additional: answer, returnedToSender: true) })
-            return answer
-        case .step(let step):
-            perform(Machine.Action(step: step))
-            return .none
-        case .nested(let downstream, let value):
-            // Sent from inside the subscriber on the emitting thread: delivered at once, nested in
-            // the delivery in progress (which keeps the emitter role), and the answer returned.
-            let answer = downstream.receive(value)
-            if answer != .none { state.withLock { $0.nestedDelivered(additional: answer) } }
-            return answer
         }
+        return perform(offer, value, step, ticket)
     }
 
     @inlinable
     func receiveInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
-        guard let action = state.withLock({ $0.receiveInner(completion: completion, generation: generation) }) else {
+        var cancel: SubscriptionHandle?
+        let settled = state.withLock { machine -> (Step, DeliveryTickets.Ticket?)? in
+            switch machine.receiveInner(completion: completion, generation: generation) {
+            case .ignored:
+                return (.idle, nil)
+            case .beforeSubscription:
+                return nil
+            case .accepted(let held):
+                cancel = held
+                return settleAfterCompletionLocked(&machine)
+            }
+        }
+        guard let (step, ticket) = settled else {
             APIViolation.upstreamContract(
                 "switchToLatest", "received a completion from its inner publisher before its subscription")
         }
-        perform(action)
+        cancel?.cancel()
+        performQueued(step, ticket)
     }
 
     // MARK: Downstream side
@@ -164,40 +256,17 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         requestHook(self, demand)
     }
 
-    /// ``request(_:)``, in the code ``requestHook`` was compiled into.
+    /// ``request(_:)``, in the code ``requestHook`` was compiled into: forwarded to the current
+    /// inner as it is, then the queued values go out.
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a SwitchToLatest subscription")
-        perform(state.withLock { $0.request(demand) })
-    }
-
-    @inlinable
-    func cancel() {
-        cancelHook(self)
-    }
-
-    /// ``cancel()``, in the code ``cancelHook`` was compiled into.
-    @inlinable
-    func cancelNow() {
-        let (upstream, inner) = state.withLock { $0.cancel() }
-        // The inner first, then the upstream, as Apple's operator cancels them.
-        inner?.cancel()
-        upstream?.cancel()
-    }
-
-    // MARK: Performing actions
-
-    @inlinable
-    func perform(_ action: Machine.Action) {
-        action.cancel?.cancel()
-        action.forward?.request(action.demand)
-        FanInGate<Downstream>.drain(action.step) { additional in
-            let next = state.withLock { $0.delivered(additional: additional, returnedToSender: false) }
-            next.forward?.request(next.demand)
-            return next.step
-        } wait: { ticket in
-            state.waitUntilSettled(ticket)
+        let (forward, step) = state.withLock { machine -> (SubscriptionHandle?, Step) in
+            let forward = machine.request(demand)
+            return (forward, settleLocked(&machine))
         }
+        forward?.request(demand)
+        emit(step)
     }
 
     // MARK: Descriptions

@@ -42,35 +42,28 @@ struct ZipReply {
 ///   answer instead.
 /// - A failure cancels every upstream, the failed one included, and is then delivered.
 ///
-/// Calls into the subscriber are serialised by a ``FanInGate`` given unlimited demand (zip does
-/// not hold tuples back): a tuple completed on one thread while another delivers waits in the
-/// gate's queue, tagged in ``owners`` with the input that completed it, and that input's sender
-/// waits until it is delivered, then returns the answer recorded for it. A tuple completed from
-/// inside the subscriber (a re-entrant send) is delivered after the call in progress; its sender
-/// has returned `.none` by then, so the answer is requested from its upstream, or joins the
-/// answer of an outer call of the same input still inside `receive(_:)`.
+/// Calls into the subscriber are serialised by ``DeliveryEmitter``, whose ``EmitterState`` is
+/// given unlimited demand (zip does not hold tuples back): a tuple completed on one thread while
+/// another delivers waits in the emitter's queue, tagged with the input that completed it, and
+/// that input's sender waits until it is delivered, then returns the answer recorded for it. A
+/// tuple completed from inside the subscriber (a re-entrant send) is delivered after the call in
+/// progress; its sender has returned `.none` by then, so the answer is requested from its
+/// upstream (``topUp(at:)``), or joins the answer of an outer call of the same input still inside
+/// `receive(_:)`.
 ///
 /// A pure value kept under the subscription's lock; the subscription acts outside it.
 @usableFromInline
-struct ZipStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>
+struct ZipStateMachine<Storage: FanInCombineStorage, Downstream: Subscriber>: EmitterMachine
 where Downstream.Input == Storage.Output {
-    /// What the emitter does next, outside the lock.
-    @usableFromInline
-    typealias Step = FanInGate<Downstream>.Step
-
     /// Upstream subscriptions to request from or cancel, outside the lock.
     @usableFromInline
     typealias Upstreams = ContiguousArray<any Subscription>
 
-    /// An answer for an input whose `receive(_:)` has already returned, requested from its
-    /// upstream instead.
+    /// The downstream half; each queued tuple is tagged with the input that completed it. Its
+    /// demand is unlimited from the start, so it never holds a tuple back (only while another
+    /// call into the subscriber is in progress).
     @usableFromInline
-    typealias UpstreamRequest = (subscription: any Subscription, demand: Subscribers.Demand)
-
-    /// Serialises the deliveries; its demand is unlimited from the start, so it never holds a
-    /// tuple back (only while another call into the subscriber is in progress).
-    @usableFromInline
-    var gate: FanInGate<Downstream>
+    var emitter: EmitterState<Downstream, Int>
 
     /// The values of each input that wait for a partner.
     @usableFromInline
@@ -83,6 +76,12 @@ where Downstream.Input == Storage.Output {
     /// Per input, what its pending `receive(_:)` returns.
     @usableFromInline
     var replies: ContiguousArray<ZipReply>
+
+    /// Per input, answers to tuples whose input's `receive(_:)` had already returned (tuples
+    /// completed from inside the subscriber), for the emitter to request from its upstream
+    /// outside the lock (``topUp(at:)``).
+    @usableFromInline
+    var owed: ContiguousArray<Subscribers.Demand>
 
     /// Inputs that have not completed; while none has, no tuple can be the last.
     @usableFromInline
@@ -98,140 +97,118 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     var demand: Subscribers.Demand = .none
 
-    /// The input whose tuple the emitter is delivering, `-1` while no tuple is being delivered.
+    /// The input whose tuple is being delivered, `-1` while no tuple is being delivered.
     @usableFromInline
     var delivering = -1
 
-    /// For each tuple in the gate's queue, in the same order, the input that completed it.
-    @usableFromInline
-    var owners = DeliveryQueue<Int>()
-
-    /// Answers to tuples whose input's `receive(_:)` had already returned (tuples completed from
-    /// inside the subscriber), for the emitter to request outside the lock. Kept here rather than
-    /// returned with every step: the common delivery then carries no existential to copy.
-    @usableFromInline
-    var answersToRequest = ContiguousArray<UpstreamRequest>()
-
-    /// A zip of `arity` inputs delivering to `downstream`, before any upstream has subscribed.
+    /// A zip of `arity` inputs delivering into `box`, before any upstream has subscribed.
     @inlinable
-    init(downstream: Downstream, arity: Int) {
-        gate = FanInGate(downstream: downstream)
-        gate.request(.unlimited)
+    init(box: SubscriberBox<Downstream>, arity: Int) {
+        emitter = EmitterState(box: box)
+        _ = emitter.request(.unlimited)
         slots = ContiguousArray(repeating: FanInSlot(), count: arity)
         replies = ContiguousArray(repeating: ZipReply(), count: arity)
+        owed = ContiguousArray(repeating: .none, count: arity)
         unfinished = arity
     }
+
+    /// Never: every tuple's answer is routed under the lock after its delivery.
+    @inlinable
+    var fastEligible: Bool { false }
 
     /// Keeps input `index`'s subscription and asks it for everything requested so far; a
     /// second one, or one arriving after the end, is refused.
     @inlinable
     mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
-        slots[index].attach(subscription, accepting: gate.isOpen, grantingUpTo: requested)
+        slots[index].attach(subscription, accepting: emitter.isOpen, grantingUpTo: requested)
     }
 
-    /// Stores a value of input `index`; when it completes a tuple, the step that delivers it (or
-    /// waits for it to be delivered), and the upstreams to cancel if no tuple can follow.
+    /// Stores a value of input `index`; returns the tuple it completes, if any.
     @inlinable
     mutating func receive<Input>(
         _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
-    ) -> (step: Step, cancel: Upstreams?) {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, nil) }
+    ) -> Storage.Output? {
+        guard emitter.isOpen, !slots[index].finished else { return nil }
         store(&storage, value)
-        guard let output = storage.takeOutput() else { return (.idle, nil) }
-        let step: Step
-        if gate.canHandOut {
-            // The common case: nobody delivers, so this thread delivers its own tuple at once.
-            replies[index].inReceive = true
-            delivering = index
-            step = gate.handOut(output)
-        } else {
-            let ticket = gate.enqueue(output)
-            owners.append(index)
-            switch gate.role.claim() {
-            case .taken:
-                replies[index].inReceive = true
-                step = gate.next()
-                adoptQueuedTuple()
-            case .nested:
-                // From inside the subscriber: delivered after the call in progress. This send
-                // returns `.none` at once; the tuple's answer goes to the input's pending
-                // `receive(_:)` if an outer call of the same input is still inside one, else to
-                // its upstream as a request.
-                step = .idle
-            case .busy:
-                replies[index].inReceive = true
-                step = .wait(ticket)
-            }
-        }
-        guard unfinished < slots.count, isExhausted else { return (step, nil) }
-        gate.finish()
-        return (step, closeAll())
+        return storage.takeOutput()
+    }
+
+    /// After a tuple was handed to the emitter: when no tuple can follow, decides the finish
+    /// (delivered after the tuples) and returns the upstreams to cancel.
+    @inlinable
+    mutating func finishIfExhausted() -> Upstreams? {
+        guard unfinished < slots.count, isExhausted else { return nil }
+        emitter.finish()
+        return closeAll()
+    }
+
+    /// Input `index`'s pending `receive(_:)` returns the answer to the tuple it completed (its
+    /// thread delivers it, or waits for its delivery).
+    @inlinable
+    mutating func awaitAnswer(at index: Int) {
+        replies[index].inReceive = true
     }
 
     /// Input `index` completed: a failure ends the zip at once, a finish only when the input has
-    /// no value left to pair. Returns the step that delivers the completion and the upstreams to
-    /// cancel first.
+    /// no value left to pair. Returns whether the emitter must settle (a completion was decided),
+    /// and the upstreams to cancel first.
     @inlinable
     mutating func receive(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int
-    ) -> (step: Step, cancel: Upstreams?) {
-        guard gate.isOpen, !slots[index].finished else { return (.idle, nil) }
+    ) -> (decided: Bool, cancel: Upstreams?) {
+        guard emitter.isOpen, !slots[index].finished else { return (false, nil) }
         unfinished -= 1
         switch completion {
         case .failure(let error):
-            gate.fail(error)
-            owners.removeAll()
+            emitter.fail(error)
             // Every upstream is cancelled, the failed one too, in declaration order, and then
             // the failure is delivered: Apple's order.
-            return (gate.kickAfterSending(), closeAll())
+            return (true, closeAll())
         case .finished:
             _ = slots[index].close()
-            guard isExhausted else { return (.idle, nil) }
-            gate.finish()
-            let cancel = closeAll()
-            return (gate.kickAfterSending(), cancel)
+            guard isExhausted else { return (false, nil) }
+            emitter.finish()
+            return (true, closeAll())
         }
     }
 
-    /// For the emitter, after each delivery: routes the subscriber's answer to the tuple's input
-    /// (its pending `receive(_:)`, or ``answersToRequest``) and returns the next step, and
-    /// whether ``answersToRequest`` has something. When the emitter's turn ends, `reply` gets
-    /// what the emitter's own `receive(_:)` must return, if `caller` (the input it was sent on,
-    /// `-1` for a completion) awaits an answer.
+    /// The emitter is about to deliver the tuple input `index` completed.
     @inlinable
-    mutating func delivered(
-        _ answer: Subscribers.Demand, caller: Int, reply: inout Subscribers.Demand
-    ) -> (step: Step, requestAnswers: Bool) {
+    mutating func willDeliver(tag index: Int) {
+        delivering = index
+    }
+
+    /// After a tuple was delivered: routes the subscriber's answer to the tuple's input (its
+    /// pending `receive(_:)`, or ``owed``). Returns whether something is owed to an upstream.
+    @inlinable
+    mutating func delivered(additional answer: Subscribers.Demand) -> Bool {
         let owner = delivering
-        if owner >= 0 {
-            delivering = -1
-            demand -= 1
-            if answer != .none {
-                demand += answer
-                if replies[owner].inReceive {
-                    replies[owner].answer += answer
-                } else if let subscription = slots[owner].subscription {
-                    answersToRequest.append((subscription, answer))
-                }
-            }
+        guard owner >= 0 else { return false }
+        delivering = -1
+        demand -= 1
+        guard answer != .none else { return false }
+        demand += answer
+        if replies[owner].inReceive {
+            replies[owner].answer += answer
+            return false
         }
-        let step = gate.delivered(additional: .none)
-        adoptQueuedTuple()
-        if case .idle = step, caller >= 0, replies[caller].inReceive {
-            reply = replies[caller].take()
-        }
-        return (step, !answersToRequest.isEmpty)
+        guard slots[owner].subscription != nil else { return false }
+        owed[owner] += answer
+        return true
     }
 
-    /// Hands over ``answersToRequest``.
+    /// What is owed to input `index`'s upstream, to request of it.
     @inlinable
-    mutating func takeAnswersToRequest() -> ContiguousArray<UpstreamRequest> {
-        let taken = answersToRequest
-        answersToRequest = []
-        return taken
+    mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
+        let answer = owed[index]
+        guard answer != .none else { return nil }
+        owed[index] = .none
+        guard let subscription = slots[index].subscription else { return nil }
+        return (subscription, answer)
     }
 
-    /// For a sender that waited while another thread delivered its tuple: what it returns.
+    /// What input `index`'s pending `receive(_:)` returns, once the tuple it completed (and, if
+    /// its thread emitted, every tuple after it) has been delivered.
     @inlinable
     mutating func takeAnswer(at index: Int) -> Subscribers.Demand {
         replies[index].take()
@@ -241,7 +218,7 @@ where Downstream.Input == Storage.Output {
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Upstreams {
         var targets = Upstreams()
-        guard gate.isOpen else { return targets }
+        guard emitter.isOpen else { return targets }
         demand += more
         requested += more
         // An upstream whose subscription has not arrived is asked for `requested` when it does.
@@ -259,8 +236,7 @@ where Downstream.Input == Storage.Output {
     /// The subscriber cancelled: returns every upstream still running, to cancel.
     @inlinable
     mutating func cancel() -> Upstreams {
-        gate.cancel()
-        owners.removeAll()
+        emitter.cancel()
         return closeAll()
     }
 
@@ -285,14 +261,6 @@ where Downstream.Input == Storage.Output {
         storage.isExhausted(arity: slots.count, unfinished: unfinished) { slots[$0].finished }
     }
 
-    /// Once the gate has popped a queued tuple for delivery, notes whose it is.
-    @inlinable @inline(__always)
-    mutating func adoptQueuedTuple() {
-        if gate.deliveringQueued, delivering < 0 {
-            delivering = owners.popFirst() ?? -1
-        }
-    }
-
     /// Ends every input and drops the stored values; returns the subscriptions to cancel.
     @inlinable
     mutating func closeAll() -> Upstreams {
@@ -301,45 +269,41 @@ where Downstream.Input == Storage.Output {
     }
 }
 
-extension ZipStateMachine: DeliveryTicketing {
-    /// The gate's tickets, for the senders that wait on this state's lock.
-    @usableFromInline
-    var tickets: DeliveryTickets {
-        get { gate.tickets }
-        set { gate.tickets = newValue }
-    }
-}
-
-/// The subscription `zip` hands its subscriber; each upstream gets a ``Side``.
+/// The subscription `zip` hands its subscriber (see ``DeliveryEmitter``); each upstream gets a
+/// ``Side``.
 @usableFromInline
-final class ZipSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>: Subscription,
-    ReflectsAsOperator
+final class ZipSubscription<Storage: FanInCombineStorage, Downstream: Subscriber>:
+    DeliveryEmitter<ZipStateMachine<Storage, Downstream>>, Subscription, ReflectsAsOperator
 where Downstream.Input == Storage.Output {
     /// The state this subscription keeps under its lock.
     @usableFromInline
     typealias Machine = ZipStateMachine<Storage, Downstream>
 
-    /// The state machine, behind the lock every upstream and the subscriber go through.
+    /// How a tuple completed on this thread goes on, decided under the lock.
     @usableFromInline
-    let state: LockedState<Machine>
+    enum Turn {
+        /// This thread delivers its own tuple, then goes on as the emitter.
+        case deliver(Storage.Output)
+        /// This thread became the emitter for tuples queued ahead of its own.
+        case emit
+        /// Another thread delivers: wait for this tuple's delivery, then take its answer.
+        case wait
+        /// No tuple, or one completed from inside the subscriber (delivered after the call in
+        /// progress): return `.none` at once.
+        case none
+    }
 
     /// A zip of `arity` inputs for `downstream`; the caller attaches ``side(_:store:)`` to each
     /// upstream.
-    /// The subscriber's `request(_:)` and `cancel()`, compiled for the concrete types in this
-    /// initialiser, which its callers specialise: they arrive through the `Subscription`
-    /// existential, whose witnesses run the generic code.
-    @usableFromInline
-    let requestHook: (ZipSubscription, Subscribers.Demand) -> Void
-
-    /// See ``requestHook``.
-    @usableFromInline
-    let cancelHook: (ZipSubscription) -> Void
-
     @inlinable
     init(downstream: Downstream, arity: Int) {
-        state = LockedState(Machine(downstream: downstream, arity: arity))
-        requestHook = { subscription, demand in subscription.requestNow(demand) }
-        cancelHook = { subscription in subscription.cancelNow() }
+        let box = SubscriberBox(downstream)
+        // Each input is an "upstream" for the emitter to top up: with the answers owed to it.
+        super.init(
+            box: box, machine: Machine(box: box, arity: arity), upstreamCount: arity, racingLockFreeTakers: false,
+            requestHook: { emitter, demand in
+                unsafeDowncast(emitter, to: ZipSubscription.self).requestNow(demand)
+            })
     }
 
     /// The subscriber for input `index`; `store` puts its value into the storage.
@@ -362,19 +326,6 @@ where Downstream.Input == Storage.Output {
         for subscription in targets { subscription.request(demand) }
     }
 
-    /// Cancels every upstream still running and lets go of the subscriber and the stored values.
-    @inlinable
-    func cancel() {
-        cancelHook(self)
-    }
-
-    /// ``cancel()``, in the code ``cancelHook`` was compiled into.
-    @inlinable
-    func cancelNow() {
-        let held = state.withLock { $0.cancel() }
-        for subscription in held { subscription.cancel() }
-    }
-
     /// Input `index`'s upstream handed over its subscription.
     @inlinable
     func receive(subscription: any Subscription, at index: Int) {
@@ -385,42 +336,72 @@ where Downstream.Input == Storage.Output {
     /// when the value completed a tuple, else `.none`.
     @inlinable
     func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
-        let (step, cancel) = state.withLock { $0.receive(value, at: index, store: store) }
+        var step = Step.idle
+        var ticket: DeliveryTickets.Ticket?
+        var cancel: Machine.Upstreams?
+        let turn = state.withLock { machine -> Turn in
+            guard let output = machine.receive(value, at: index, store: store) else { return .none }
+            let turn: Turn
+            if acceptLocked(output, tag: index, &machine, step: &step, ticket: &ticket) {
+                // The common case: nobody delivers, so this thread delivers its own tuple at once.
+                machine.willDeliver(tag: index)
+                machine.awaitAnswer(at: index)
+                turn = .deliver(output)
+            } else if case .idle = step {
+                // From inside the subscriber, the tuple is delivered after the call in progress:
+                // this send returns `.none` at once, and the tuple's answer goes to the input's
+                // pending `receive(_:)` if an outer call of the same input is still inside one,
+                // else to its upstream as a request.
+                if ticket != nil { machine.awaitAnswer(at: index) }
+                turn = ticket == nil ? .none : .wait
+            } else {
+                machine.awaitAnswer(at: index)
+                turn = .emit
+            }
+            cancel = machine.finishIfExhausted()
+            return turn
+        }
         if let cancel {
             for subscription in cancel { subscription.cancel() }
         }
-        return deliver(step, caller: index)
+        switch turn {
+        case .none:
+            return .none
+        case .deliver(let output):
+            let answer = deliver(output)
+            let (next, reply) = state.withLock { machine -> (Step, Subscribers.Demand?) in
+                _ = machine.delivered(additional: answer)
+                let next = nextLocked(&machine)
+                if case .idle = next { return (next, machine.takeAnswer(at: index)) }
+                return (next, nil)
+            }
+            if let reply { return reply }
+            emit(next)
+            return state.withLock { $0.takeAnswer(at: index) }
+        case .emit:
+            emit(step)
+            return state.withLock { $0.takeAnswer(at: index) }
+        case .wait:
+            state.waitUntilSettled(ticket.unsafelyUnwrapped)
+            return state.withLock { $0.takeAnswer(at: index) }
+        }
     }
 
     /// Input `index`'s upstream completed; its thread delivers the zip's completion if that ends
     /// the zip and nobody else is delivering.
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
-        let (step, cancel) = state.withLock { $0.receive(completion: completion, at: index) }
+        var cancel: Machine.Upstreams?
+        let (step, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
+            let decided: Bool
+            (decided, cancel) = machine.receive(completion: completion, at: index)
+            guard decided else { return (.idle, nil) }
+            return settleAfterCompletionLocked(&machine)
+        }
         if let cancel {
             for subscription in cancel { subscription.cancel() }
         }
-        _ = deliver(step, caller: -1)
-    }
-
-    /// Performs `step` and what follows it outside the lock; returns the answer owed to input
-    /// `caller`'s upstream (`.none` if it is owed nothing).
-    @inlinable
-    func deliver(_ step: consuming Machine.Step, caller: Int) -> Subscribers.Demand {
-        var reply = Subscribers.Demand.none
-        FanInGate<Downstream>.drain(step) { answer in
-            let (next, requestAnswers) = state.withLock { $0.delivered(answer, caller: caller, reply: &reply) }
-            if requestAnswers {
-                for (subscription, demand) in state.withLock({ $0.takeAnswersToRequest() }) {
-                    subscription.request(demand)
-                }
-            }
-            return next
-        } wait: { ticket in
-            state.waitUntilSettled(ticket)
-            if caller >= 0 { reply = state.withLock { $0.takeAnswer(at: caller) } }
-        }
-        return reply
+        performQueued(step, ticket)
     }
 
     /// A request made on input `index`'s subscriber, passed to that input's upstream.
@@ -439,11 +420,12 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     var description: String { Storage.subscriptionDescription }
 
-    /// One child, `demand`: what the subscriber has requested and not yet received.
+    /// One child, `demand`: what the subscriber has requested and not yet received. The
+    /// superclass is left out, as Apple's `Zip` has none to show.
     @usableFromInline
     var customMirror: Mirror {
         let demand = state.withLock { $0.demand }
-        return Mirror(self, children: ["demand": demand])
+        return Mirror(self, children: ["demand": demand], ancestorRepresentation: .suppressed)
     }
 
     /// What zip attaches to one upstream. Like Apple's, it is the upstream's subscriber and a

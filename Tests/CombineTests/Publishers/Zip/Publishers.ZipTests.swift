@@ -8,6 +8,23 @@ import Testing
 struct ZipTests {
     enum TestError: Error, Equatable { case boom }
 
+    /// The subscription's mirror shows its demand and nothing of the machinery it is built on, as
+    /// Apple's does.
+    @Test func theSubscriptionsMirrorShowsOnlyItsDemand() throws {
+        let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: nil)
+        PassthroughSubject<Int, Never>().zip(PassthroughSubject<Int, Never>()).subscribe(tracker)
+        let subscription = try #require(tracker.subscription)
+        subscription.request(.max(2))
+        let mirror = Mirror(reflecting: subscription)
+        #expect(mirror.children.map(\.label) == ["demand"])
+        #expect(mirror.children.first?.value as? Subscribers.Demand == .max(2))
+        #expect(mirror.superclassMirror == nil)
+        var dumped = ""
+        dump(subscription, to: &dumped)
+        #expect(!dumped.contains("super"))
+        subscription.cancel()
+    }
+
     /// Mastering iOS 14 ch. 13 (its example, reconstructed): the oldest unpaired values are paired.
     @Test func bookExamplePairsOldestValues() {
         let chars = PassthroughSubject<String, Never>()
