@@ -60,7 +60,9 @@ struct URLSessionDataTaskPublisherTests {
             return HTTPResponse(statusCode: .ok)
         }
         Task { try await server.run() }
-        try await server.waitUntilListening()
+        // The default 5 s is too short for a server started while the whole suite runs under the
+        // address sanitizer on a busy machine.
+        try await server.waitUntilListening(timeout: 60)
         guard case .ip4(_, let port) = await server.listeningAddress else {
             throw URLError(.cannotConnectToHost)
         }

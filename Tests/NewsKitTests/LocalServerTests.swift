@@ -31,7 +31,9 @@ struct LocalServerTests {
         }
         let task = Task { try await server.run() }
         defer { task.cancel() }
-        try await server.waitUntilListening()
+        // The default 5 s is too short for a server started while the whole suite runs under the
+        // address sanitizer on a busy machine.
+        try await server.waitUntilListening(timeout: 60)
         guard case .ip4(let host, let port) = await server.listeningAddress else {
             Issue.record("server has no IPv4 address")
             return
