@@ -335,6 +335,12 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         cancelHook = { emitter in emitter.cancelNow() }
     }
 
+    /// The subscriber's `request(_:)`: runs the subclass's ``requestHook``.
+    @inlinable
+    final func request(_ demand: Subscribers.Demand) {
+        requestHook(self, demand)
+    }
+
     @inlinable
     final func cancel() {
         cancelHook(self)

@@ -164,11 +164,6 @@ where Downstream.Input == Storage.Output {
         Side(parent: self)
     }
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        requestHook(self, demand)
-    }
-
     /// ``request(_:)``, in the code `requestHook` was compiled into.
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
@@ -229,8 +224,7 @@ where Downstream.Input == Storage.Output {
         if let held {
             for subscription in held { subscription.cancel() }
         }
-        emit(emission)
-        if let ticket { state.waitUntilSettled(ticket) }
+        performQueued(emission, ticket)
     }
 
     @usableFromInline

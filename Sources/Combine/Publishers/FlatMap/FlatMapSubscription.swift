@@ -264,11 +264,6 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     // MARK: Downstream side
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        requestHook(self, demand)
-    }
-
     /// ``request(_:)``, in the code ``requestHook`` was compiled into.
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

@@ -44,11 +44,6 @@ final class MergeSubscription<Downstream: Subscriber>: DeliveryEmitter<MergeStat
 
     // MARK: Downstream side
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        requestHook(self, demand)
-    }
-
     /// ``request(_:)``, in the code `requestHook` was compiled into.
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

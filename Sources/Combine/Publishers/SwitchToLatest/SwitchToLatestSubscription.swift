@@ -251,11 +251,6 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     // MARK: Downstream side
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        requestHook(self, demand)
-    }
-
     /// ``request(_:)``, in the code ``requestHook`` was compiled into: forwarded to the current
     /// inner as it is, then the queued values go out.
     @inlinable

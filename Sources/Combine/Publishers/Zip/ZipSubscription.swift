@@ -312,13 +312,9 @@ where Downstream.Input == Storage.Output {
         Side(index: index, parent: self, store: store)
     }
 
-    /// Passes `demand` to every upstream as it is (Apple traps on `.none` here, and so do we).
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        requestHook(self, demand)
-    }
-
-    /// ``request(_:)``, in the code ``requestHook`` was compiled into.
+    /// ``DeliveryEmitter/request(_:)``, in the code ``DeliveryEmitter/requestHook`` was compiled
+    /// into: passes `demand` to every upstream as it is (Apple traps on `.none` here, and so do
+    /// we).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a \(Storage.subscriptionDescription) subscription")
