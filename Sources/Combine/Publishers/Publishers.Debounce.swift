@@ -1,3 +1,4 @@
+import Synchronization
 import TributaryLocks
 
 extension Publishers {
@@ -67,8 +68,10 @@ extension Publishers.Debounce {
     ///
     /// Each value arms a repeating scheduler action (`now`, `minimumTolerance`, then
     /// `schedule(after:interval:tolerance:options:)`, as Apple does) and cancels the previous one.
-    /// A generation counter marks the current timer, so only the latest value is published even
-    /// when the scheduler's tokens ignore `cancel()`.
+    /// The timer is armed before the value enters the lock, so that the value, its timer's token
+    /// and the previous token all change hands in one turn of the lock (the scheduler is never
+    /// called under it). A generation counter marks the current timer, so only the latest value
+    /// is published even when the scheduler's tokens ignore `cancel()`.
     @usableFromInline
     struct Machine<Downstream>: HoldsUpstreamAndSubscriber {
         @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
@@ -81,13 +84,30 @@ extension Publishers.Debounce {
         @usableFromInline var generation: UInt64 = 0
         /// The current timer's token.
         @usableFromInline var timer: (any Cancellable)?
+        /// A timer that fired before its value entered the lock, and the thread it fired on: a
+        /// scheduler that runs actions inside `schedule` fires it on the value's own thread.
+        @usableFromInline var firedEarly: (generation: UInt64, thread: UInt)?
         /// Nothing more goes downstream (cancelled, or the completion delivered).
         @usableFromInline var finished = false
 
+        /// What a value leaves to do outside the lock, in this order: deliver `emission`, then
+        /// cancel and release `replaced` and `emitted`.
         @usableFromInline
-        enum ValueAction {
-            case ignore
-            case startTimer(generation: UInt64)
+        struct Arrival {
+            /// The token this value's timer replaces, or the value's own token when the stream no
+            /// longer takes values.
+            @usableFromInline var replaced: (any Cancellable)?
+            /// The value's own token, when its timer already emitted.
+            @usableFromInline var emitted: (any Cancellable)?
+            /// The value, when its timer already fired on this thread and the subscriber wants it.
+            @usableFromInline var emission: (Downstream, Output)?
+
+            @inlinable
+            init(replaced: (any Cancellable)?, emitted: (any Cancellable)? = nil, emission: (Downstream, Output)? = nil) {
+                self.replaced = replaced
+                self.emitted = emitted
+                self.emission = emission
+            }
         }
 
         @inlinable
@@ -95,27 +115,43 @@ extension Publishers.Debounce {
             self.downstream = downstream
         }
 
+        /// A value whose timer, armed for `generation`, already exists as `token`.
+        ///
+        /// Normally the value waits for that timer and the token becomes the current one. If the
+        /// timer already fired on `thread` (the scheduler ran the action inside `schedule`), the
+        /// value is due now, exactly as it would have been had it been stored first; if it fired
+        /// on another thread, the repeating timer's next firing delivers it.
         @inlinable
-        mutating func received(_ value: Output) -> ValueAction {
-            guard upstream.isSubscribed, !finished else { return .ignore }
-            generation &+= 1
+        mutating func received(
+            _ value: Output, generation: UInt64, timer token: any Cancellable, thread: @autoclosure () -> UInt
+        ) -> Arrival {
+            guard upstream.isSubscribed, !finished else { return Arrival(replaced: token) }
+            self.generation = generation
+            let replaced = timer
+            if let early = firedEarly, early.generation == generation, early.thread == thread() {
+                firedEarly = nil
+                pending = nil
+                timer = nil
+                guard let downstream, demand > .none else { return Arrival(replaced: replaced, emitted: token) }
+                demand -= 1
+                return Arrival(replaced: replaced, emitted: token, emission: (downstream, value))
+            }
             pending = value
-            return .startTimer(generation: generation)
-        }
-
-        /// Keeps the token of the timer armed for `armed` and returns the one it replaces (or the
-        /// new one, if it is already stale), to be cancelled and released outside the lock.
-        @inlinable
-        mutating func store(_ token: any Cancellable, armed: UInt64) -> (any Cancellable)? {
-            guard armed == generation, !finished else { return token }
-            defer { timer = token }
-            return timer
+            timer = token
+            return Arrival(replaced: replaced)
         }
 
         /// When the timer of `fired` ends: its token (cancelled and released, as Apple does) and
-        /// the value to send, if it is still current and wanted.
+        /// the value to send, if it is still current and wanted. A timer whose value has not yet
+        /// entered the lock is noted as fired early, on `thread`.
         @inlinable
-        mutating func timerEnded(_ fired: UInt64) -> ((any Cancellable)?, (Downstream, Output)?)? {
+        mutating func timerEnded(
+            _ fired: UInt64, thread: @autoclosure () -> UInt
+        ) -> ((any Cancellable)?, (Downstream, Output)?)? {
+            guard fired <= generation else {
+                firedEarly = (fired, thread())
+                return nil
+            }
             guard fired == generation, !finished, let value = pending, let downstream else { return nil }
             pending = nil
             defer { timer = nil }
@@ -147,7 +183,6 @@ extension Publishers.Debounce {
         mutating func upstreamCompleted() -> Completing? {
             guard upstream.isSubscribed, !finished else { return nil }
             pending = nil
-            generation &+= 1
             return Completing(upstream: upstream.terminate(), timer: takeTimer(), downstream: downstream)
         }
 
@@ -197,6 +232,12 @@ extension Publishers.Debounce {
         @usableFromInline let scheduler: Context
         @usableFromInline let options: Context.SchedulerOptions?
         @usableFromInline let state: LockedState<Machine<Downstream>>
+        /// Whether values are taken: set once the subscription arrives, cleared by a cancel or
+        /// the upstream's completion.
+        @usableFromInline let takesValues = Atomic<Bool>(false)
+        /// The generation of the last timer armed. Only the upstream's calls, which Combine
+        /// serialises, touch it.
+        @usableFromInline var armedGenerations: UInt64 = 0
 
         @inlinable
         init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
@@ -209,27 +250,40 @@ extension Publishers.Debounce {
         @inlinable
         func receive(subscription: any Subscription) {
             guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
+            takesValues.store(true, ordering: .relaxed)
             downstream.receive(subscription: self)
             subscription.request(.unlimited)
         }
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            guard case .startTimer(let generation) = state.withLock({ $0.received(input) }) else { return .none }
+            // A hint only (the lock decides): spares the scheduler a timer after a cancel.
+            guard takesValues.load(ordering: .relaxed) else { return .none }
+            armedGenerations &+= 1
+            let generation = armedGenerations
             let token = scheduler.schedule(
                 after: scheduler.now.advanced(by: dueTime),
                 interval: dueTime,
                 tolerance: scheduler.minimumTolerance,
                 options: options
             ) { [self] in timerEnded(generation) }
+            var arrival = state.withLock { $0.received(input, generation: generation, timer: token, thread: currentThreadToken()) }
+            if let (downstream, value) = arrival.emission {
+                arrival.emission = nil
+                let more = downstream.receive(value)
+                if more > .none { state.withLock { $0.demand += more } }
+            }
             // The previous timer is cancelled once the new one exists, and released.
-            state.withLock { $0.store(token, armed: generation) }?.cancel()
+            arrival.replaced?.cancel()
+            arrival.emitted?.cancel()
             return .none
         }
 
         @inlinable
         func timerEnded(_ generation: UInt64) {
-            guard let (token, delivery) = state.withLock({ $0.timerEnded(generation) }) else { return }
+            guard let (token, delivery) = state.withLock({ $0.timerEnded(generation, thread: currentThreadToken()) }) else {
+                return
+            }
             token?.cancel()
             withExtendedLifetime(token) {}
             guard let (downstream, value) = delivery else { return }
@@ -239,6 +293,7 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
+            takesValues.store(false, ordering: .relaxed)
             guard var completing = state.withLock({ $0.upstreamCompleted() }) else { return }
             // Apple lets go of the upstream first.
             completing.upstream = nil
@@ -264,6 +319,7 @@ extension Publishers.Debounce {
         @inlinable
         func cancel() {
             guard let (timer, upstream) = state.withLock({ $0.cancel() }) else { return }
+            takesValues.store(false, ordering: .relaxed)
             // Apple's order: the timer is cancelled, the upstream cancelled, then the timer released
             // and the upstream released.
             timer?.cancel()

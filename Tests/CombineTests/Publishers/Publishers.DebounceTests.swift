@@ -128,4 +128,29 @@ struct PublishersDebounceTests {
         #expect(late.cancelCount == 0)
         #expect(late.requests == [.unlimited])
     }
+
+    /// A scheduler that runs actions inside `schedule` fires each value's timer at once: every
+    /// value is published as it arrives, on the sender's thread.
+    @Test func aSchedulerThatRunsActionsAtOncePublishesEveryValue() {
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.debounce(for: 5, scheduler: ImmediateScheduler.shared).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscriber.values == [1, 2])
+        upstream.send(completion: .finished)
+        #expect(subscriber.completions == [.finished])
+    }
+
+    /// A value the upstream sends after the subscriber cancelled arms no timer.
+    @Test func aValueAfterACancelArmsNoTimer() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        upstream.debounce(for: 5, scheduler: scheduler).subscribe(subscriber)
+        subscriber.cancel()
+        upstream.send(1)
+        #expect(scheduler.calls == [])
+        #expect(subscriber.values == [])
+    }
 }
