@@ -308,11 +308,8 @@ extension DispatchQueue: Scheduler {
     /// A negative `interval` or `tolerance` stops the program with a message naming this method:
     /// Dispatch cannot take either, and would stop it anyway, silently.
     public func schedule(
-        after date: SchedulerTimeType,
-        interval: SchedulerTimeType.Stride,
-        tolerance: SchedulerTimeType.Stride,
-        options: SchedulerOptions?,
-        _ action: @escaping () -> Void
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         // Dispatch takes both as unsigned nanosecond counts and stops the process on a negative
         // one without a word (Apple's Dispatch overlay does the same); say which call and why.

@@ -94,11 +94,8 @@ extension OperationQueue: Scheduler {
     /// keeps running between the repeats, so on a queue that runs one operation at a time nothing
     /// else runs until it is cancelled. A negative `interval` counts as none.
     public func schedule(
-        after date: SchedulerTimeType,
-        interval: SchedulerTimeType.Stride,
-        tolerance: SchedulerTimeType.Stride,
-        options: SchedulerOptions?,
-        _ action: @escaping () -> Void
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         let operation = OperationQueueTimedOperation(
             date: date.date, interval: max(interval.timeInterval, 0), action: action)

@@ -106,11 +106,8 @@ extension RunLoop: Scheduler {
     /// Runs `action` at `date` and then every `interval` with a repeating `Timer`; cancelling the
     /// returned value invalidates the timer, so the action stops for good.
     public func schedule(
-        after date: SchedulerTimeType,
-        interval: SchedulerTimeType.Stride,
-        tolerance: SchedulerTimeType.Stride,
-        options: SchedulerOptions?,
-        _ action: @escaping () -> Void
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         let work = LockedState<(() -> Void)?>(action)
         let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in

@@ -139,11 +139,8 @@ public struct ImmediateScheduler: Scheduler {
     /// scheduler on which time never advances cannot repeat anything.
     @discardableResult
     public func schedule(
-        after date: SchedulerTimeType,
-        interval: SchedulerTimeType.Stride,
-        tolerance: SchedulerTimeType.Stride,
-        options: SchedulerOptions?,
-        _ action: @escaping () -> Void
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         action()
         // Apple hands back the empty subscription (described "Empty"): there is nothing to cancel.

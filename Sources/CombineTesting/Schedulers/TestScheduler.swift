@@ -77,11 +77,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// already due at its next instant; cancelling from inside the action stops the repetitions.
     /// - Precondition: `interval` is positive (a zero interval would repeat forever at one instant).
     public func schedule(
-        after date: SchedulerTimeType,
-        interval: SchedulerTimeType.Stride,
-        tolerance: SchedulerTimeType.Stride,
-        options: SchedulerOptions?,
-        _ action: @escaping () -> Void
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         queue.enqueueRepeating(due: date, interval: interval, caller: "TestScheduler.schedule(after:interval:…)", action)
     }

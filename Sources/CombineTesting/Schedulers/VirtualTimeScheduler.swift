@@ -58,11 +58,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Enqueues `action` for `date` and then every `interval`, until cancelled.
     /// - Precondition: `interval` is positive.
     public func schedule(
-        after date: SchedulerTimeType,
-        interval: SchedulerTimeType.Stride,
-        tolerance: SchedulerTimeType.Stride,
-        options: SchedulerOptions?,
-        _ action: @escaping () -> Void
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         queue.enqueueRepeating(due: date, interval: interval, caller: "VirtualTimeScheduler.schedule(after:interval:…)", action)
     }

@@ -97,11 +97,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Forwards to the wrapped scheduler's `schedule(after:interval:tolerance:options:_:)` and
     /// returns its `Cancellable`.
     public func schedule(
-        after date: SchedulerTimeType,
-        interval: SchedulerTimeType.Stride,
-        tolerance: SchedulerTimeType.Stride,
-        options: SchedulerOptions?,
-        _ action: @escaping () -> Void
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         scheduleRepeatingBody(date, interval, tolerance, options, action)
     }

@@ -55,7 +55,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         }
 
         @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-            stage.upstreamReceive(input)
+            stage.receive(input, from: CatchLanes.upstream)
         }
 
         @usableFromInline func receive(completion: Subscribers.Completion<Failure>) {
@@ -83,7 +83,7 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         }
 
         @inlinable func receive(_ input: Input) -> Subscribers.Demand {
-            stage.replacementReceive(input)
+            stage.receive(input, from: CatchLanes.replacement)
         }
 
         @usableFromInline func receive(completion: Subscribers.Completion<Failure>) {
@@ -156,19 +156,19 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
         perform(withState { $0.upstreamSubscribed(subscription) })
     }
 
+    /// A value from the source `lane` names (one of ``CatchLanes``).
     @inlinable
-    func upstreamReceive(_ input: Input) -> Subscribers.Demand {
-        if lockFreeLanes.load(ordering: .acquiring) & CatchLanes.upstream != 0 { return downstream.receive(input) }
-        return upstreamReceiveLocked(input)
+    func receive(_ input: Input, from lane: UInt8) -> Subscribers.Demand {
+        if lockFreeLanes.load(ordering: .acquiring) & lane != 0 { return downstream.receive(input) }
+        return receiveCounted(input, from: lane)
     }
 
-    // The counted paths live out of line, so that the lock-free test and call above stay small
-    // enough to be inlined into the upstream's delivery.
-
+    /// The counted path lives out of line, so that the lock-free test and call above stay small
+    /// enough to be inlined into the source's delivery.
     @inlinable
     @inline(never)
-    func upstreamReceiveLocked(_ input: Input) -> Subscribers.Demand {
-        deliver(input, withState { $0.upstreamValue() })
+    func receiveCounted(_ input: Input, from lane: UInt8) -> Subscribers.Demand {
+        deliver(input, withState { lane == CatchLanes.upstream ? $0.upstreamValue() : $0.replacementValue() })
     }
 
     @inlinable
@@ -201,18 +201,6 @@ where Downstream.Input == Strategy.Replacement.Output, Downstream.Failure == Str
     @inlinable
     func replacementReceive(subscription: any Subscription) {
         perform(withState { $0.replacementSubscribed(subscription) })
-    }
-
-    @inlinable
-    func replacementReceive(_ input: Input) -> Subscribers.Demand {
-        if lockFreeLanes.load(ordering: .acquiring) & CatchLanes.replacement != 0 { return downstream.receive(input) }
-        return replacementReceiveLocked(input)
-    }
-
-    @inlinable
-    @inline(never)
-    func replacementReceiveLocked(_ input: Input) -> Subscribers.Demand {
-        deliver(input, withState { $0.replacementValue() })
     }
 
     @inlinable
