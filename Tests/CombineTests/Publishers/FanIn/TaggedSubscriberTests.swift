@@ -2,8 +2,9 @@ import Combine
 import TestSupport
 import Testing
 
-/// The one tagged subscriber behind merge's sides and the inner subscribers of flatMap and
-/// switchToLatest: each shows itself as its operator does, and its events reach its own slot.
+/// The one tagged subscriber behind the sides of merge and combineLatest and the inner
+/// subscribers of flatMap and switchToLatest: each shows itself as its operator does, answers
+/// values as its operator does, and its events reach its own slot.
 @Suite("TaggedSubscriber")
 struct TaggedSubscriberTests {
     @Test func mergesSidesShowTheirNameOnly() throws {
@@ -55,5 +56,30 @@ struct TaggedSubscriberTests {
         #expect(children.map(\.label) == ["parentSubscription"])
         #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
         #expect((innerSubscriber as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
+    }
+
+    @Test func combineLatestsSidesShowTheirNameAndAnswerNone() throws {
+        let left = SubscriberCapturingUpstream<Int, Never>()
+        let right = SubscriberCapturingUpstream<String, Never>()
+        let tracker = TrackingSubscriber<(Int, String), Never>(initialDemand: .unlimited)
+        left.combineLatest(right).subscribe(tracker)
+        for side in [left.subscriber, right.subscriber] {
+            #expect(String(describing: side) == "CombineLatest")
+            #expect(!(side is CustomReflectable))
+            #expect(!(side is CustomPlaygroundDisplayConvertible))
+            #expect(!(side is any Subscription))
+            #expect(side is CustomCombineIdentifierConvertible)
+        }
+        // Each side takes its own input type.
+        let leftSide = try #require(left.subscriber as? any Subscriber<Int, Never>)
+        let rightSide = try #require(right.subscriber as? any Subscriber<String, Never>)
+        leftSide.receive(subscription: RecordingSubscription())
+        rightSide.receive(subscription: RecordingSubscription())
+        // A value that completes a tuple with unlimited demand is still answered `.none`: the
+        // subscriber's demand reaches the upstreams as requests.
+        #expect(leftSide.receive(1) == .none)
+        #expect(rightSide.receive("a") == .none)
+        #expect(leftSide.receive(2) == .none)
+        #expect(tracker.values.map { "\($0.0)\($0.1)" } == ["1a", "2a"])
     }
 }
