@@ -84,6 +84,14 @@ protocol FanInEventReceiver: AnyObject {
 @usableFromInline
 protocol DescribedFanInEventReceiver: FanInEventReceiver {}
 
+/// A ``FanInEventReceiver`` whose inputs' subscribers are a subscription of their own, as Apple's
+/// `zip` sides are: a request or a cancel made on one goes to that input's upstream alone.
+@usableFromInline
+protocol UpstreamFanInEventReceiver: FanInEventReceiver {
+    func requestUpstream(_ demand: Subscribers.Demand, at index: Int)
+    func cancelUpstream(at index: Int)
+}
+
 /// The route of one input of a `combineLatest` or a `zip`: a type with nothing stored, so the
 /// subscriber is the subscription reference and its identifier alone.
 @usableFromInline
@@ -117,6 +125,18 @@ where Slot.Storage == Parent.Storage {
 extension FanInRoute: DescribedTaggedRoute where Parent: DescribedFanInEventReceiver {
     @usableFromInline
     static var subscriberDescription: String { Parent.Storage.subscriptionDescription }
+}
+
+extension FanInRoute: UpstreamTaggedRoute where Parent: UpstreamFanInEventReceiver {
+    @inlinable
+    func request(_ demand: Subscribers.Demand, parent: Parent) {
+        parent.requestUpstream(demand, at: Slot.index)
+    }
+
+    @inlinable
+    func cancel(parent: Parent) {
+        parent.cancelUpstream(at: Slot.index)
+    }
 }
 
 extension TaggedSubscriber {
