@@ -1,23 +1,5 @@
 import TributaryLocks
 
-/// One input of a `combineLatest`: its position and where its values go in the storage. A type
-/// rather than a closure, so that storing a value is a plain assignment in the specialised code
-/// instead of a call through a closure and its reabstraction thunk.
-@usableFromInline
-protocol FanInCombineInput {
-    /// The storage the input's values go into.
-    associatedtype Storage: FanInCombineStorage
-
-    /// What the input's upstream sends.
-    associatedtype Value
-
-    /// The input's position, in declaration order.
-    static var index: Int { get }
-
-    /// Keeps `value` as the input's latest.
-    static func store(_ value: Value, in storage: inout Storage)
-}
-
 /// `combineLatest`'s engine. Every downstream request is passed on to every upstream (Apple's
 /// rule), as a top-up of what each has been granted; a tuple is made only when the subscriber has
 /// demand no queued tuple is already waiting to spend, so nothing piles up beyond the latest value
@@ -158,10 +140,16 @@ where Downstream.Input == Storage.Output {
             })
     }
 
+    /// The subscriber attached to one input: it shows the subscription's description, and
+    /// returns `.none` for every value.
+    @usableFromInline
+    typealias Side<Input: FanInCombineInput> = TaggedSubscriber<FanInRoute<FanInCombineSubscription, Input>>
+    where Input.Storage == Storage
+
     /// The subscriber for `input`.
     @inlinable
     func side<Input: FanInCombineInput>(_ input: Input.Type) -> Side<Input> where Input.Storage == Storage {
-        Side(parent: self)
+        Side(input, of: self)
     }
 
     /// ``request(_:)``, in the code `requestHook` was compiled into.
@@ -171,8 +159,21 @@ where Downstream.Input == Storage.Output {
         add(demand)
     }
 
+    /// A value of `input`: the side returns `.none`, as Apple's do (the subscriber's demand
+    /// reaches the upstreams as requests).
     @inlinable
-    func receive<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) where Input.Storage == Storage {
+    func receive<Input: FanInCombineInput>(
+        _ value: Input.Value, into input: Input.Type
+    ) -> Subscribers.Demand where Input.Storage == Storage {
+        accept(value, into: input)
+        return .none
+    }
+
+    /// Stores `value` as `input`'s latest and delivers the tuple it completes if the subscriber
+    /// wants it. Apart from ``receive(_:into:)``, which returns the side's answer: with the answer
+    /// in the same body the compiler outlines the clean-up of `step`, a call per value.
+    @inlinable
+    func accept<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) where Input.Storage == Storage {
         var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
         let deliverNow = state.withLock { machine -> Storage.Output? in
@@ -199,7 +200,7 @@ where Downstream.Input == Storage.Output {
 
     /// Under the mutex, a value that needs the state machine's checks and bookkeeping: returns its
     /// tuple when this thread is to deliver it at once (see ``DeliveryEmitter/acceptLocked(_:tag:_:step:ticket:)``).
-    /// Never inlined, so that the locked closure of ``receive(_:into:)``, which holds the
+    /// Never inlined, so that the locked closure of ``accept(_:into:)``, which holds the
     /// free-flowing path, stays small enough for the optimiser to inline it there.
     @inlinable @inline(never)
     func receiveCountedLocked<Input: FanInCombineInput>(
@@ -233,45 +234,6 @@ where Downstream.Input == Storage.Output {
     /// The mirror shows the demand outstanding.
     @usableFromInline
     var customMirror: Mirror { demandMirror }
-
-
-    /// The subscriber attached to one input.
-    @usableFromInline
-    struct Side<Slot: FanInCombineInput>: Subscriber, CustomStringConvertible where Slot.Storage == Storage {
-        @usableFromInline
-        typealias Input = Slot.Value
-
-        @usableFromInline
-        typealias Failure = Downstream.Failure
-
-        @usableFromInline
-        let parent: FanInCombineSubscription
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: FanInCombineSubscription) {
-            self.parent = parent
-        }
-
-        @usableFromInline
-        var description: String { Storage.subscriptionDescription }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, at: Slot.index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receive(input, into: Slot.self)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receive(completion: completion, at: Slot.index)
-        }
-    }
 }
+
+extension FanInCombineSubscription: DescribedFanInEventReceiver {}

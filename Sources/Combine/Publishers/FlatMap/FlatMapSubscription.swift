@@ -99,7 +99,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             return receiveMaybeImmediate(value)
         }
         guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return .none }
-        transform(value).subscribe(Inner(tag: FlatMapTag(index: index, generation: generation), parent: self))
+        transform(value).subscribe(Inner(route: InnerRoute(FlatMapTag(index: index, generation: generation)), parent: self))
         return .none
     }
 
@@ -135,7 +135,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             (machine.registerAfterTransform(), settleLocked(&machine))
         }
         emit(step)
-        publisher.subscribe(Inner(tag: FlatMapTag(index: slot.index, generation: slot.generation), parent: self))
+        publisher.subscribe(Inner(route: InnerRoute(FlatMapTag(index: slot.index, generation: slot.generation)), parent: self))
         return .none
     }
 
@@ -287,26 +287,39 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     var description: String { "FlatMap" }
 }
 
-extension FlatMapSubscription: ReflectedTaggedEventReceiver {
-    /// The subscriber attached to one inner publisher, tagged with its slot.
+extension FlatMapSubscription {
+    /// The subscriber attached to one inner publisher, routed by its slot.
     @usableFromInline
-    typealias Inner = TaggedSubscriber<FlatMapSubscription>
+    typealias Inner = TaggedSubscriber<InnerRoute>
 
+    /// The route of one inner publisher's subscriber: its slot and the slot's generation, so that
+    /// a late event of an inner that has left its slot is told apart from the slot's new inner.
     @usableFromInline
-    static var taggedSubscriberDescription: String { "FlatMap" }
+    struct InnerRoute: ReflectedTaggedRoute {
+        @usableFromInline
+        let tag: FlatMapTag
 
-    @inlinable
-    func receive(subscription: any Subscription, tag: FlatMapTag) {
-        receiveInner(subscription: subscription, at: tag.index, generation: tag.generation)
-    }
+        @inlinable
+        init(_ tag: FlatMapTag) {
+            self.tag = tag
+        }
 
-    @inlinable
-    func receive(_ input: Downstream.Input, tag: FlatMapTag) -> Subscribers.Demand {
-        receiveInner(input, at: tag.index, generation: tag.generation)
-    }
+        @usableFromInline
+        static var subscriberDescription: String { "FlatMap" }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>, tag: FlatMapTag) {
-        receiveInner(completion: completion, at: tag.index, generation: tag.generation)
+        @inlinable
+        func receive(subscription: any Subscription, parent: FlatMapSubscription) {
+            parent.receiveInner(subscription: subscription, at: tag.index, generation: tag.generation)
+        }
+
+        @inlinable
+        func receive(_ input: Downstream.Input, parent: FlatMapSubscription) -> Subscribers.Demand {
+            parent.receiveInner(input, at: tag.index, generation: tag.generation)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>, parent: FlatMapSubscription) {
+            parent.receiveInner(completion: completion, at: tag.index, generation: tag.generation)
+        }
     }
 }

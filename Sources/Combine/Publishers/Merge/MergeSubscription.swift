@@ -23,7 +23,7 @@ final class MergeSubscription<Downstream: Subscriber>: DeliveryEmitter<MergeStat
     /// The subscriber to attach to the upstream at `index`.
     @inlinable
     func side(_ index: Int) -> Side {
-        Side(tag: index, parent: self)
+        Side(route: SideRoute(index: index), parent: self)
     }
 
     /// Hands the subscription down; the caller then subscribes the sides, then calls
@@ -101,27 +101,40 @@ final class MergeSubscription<Downstream: Subscriber>: DeliveryEmitter<MergeStat
     var customMirror: Mirror { demandMirror }
 }
 
-extension MergeSubscription: TaggedEventReceiver {
-    /// The subscriber attached to one upstream, tagged with its position.
+extension MergeSubscription {
+    /// The subscriber attached to one upstream, routed by its position.
     @usableFromInline
-    typealias Side = TaggedSubscriber<MergeSubscription>
+    typealias Side = TaggedSubscriber<SideRoute>
 
+    /// The route of one upstream's subscriber: its position. Every value is answered `.none`;
+    /// the subscriber's demand reaches the upstreams as requests.
     @usableFromInline
-    static var taggedSubscriberDescription: String { "Merge" }
+    struct SideRoute: DescribedTaggedRoute {
+        @usableFromInline
+        let index: Int
 
-    @inlinable
-    func receive(subscription: any Subscription, tag index: Int) {
-        receive(subscription: subscription, at: index)
-    }
+        @inlinable
+        init(index: Int) {
+            self.index = index
+        }
 
-    @inlinable
-    func receive(_ input: Downstream.Input, tag index: Int) -> Subscribers.Demand {
-        receive(input, at: index)
-        return .none
-    }
+        @usableFromInline
+        static var subscriberDescription: String { "Merge" }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>, tag index: Int) {
-        receive(completion: completion, at: index)
+        @inlinable
+        func receive(subscription: any Subscription, parent: MergeSubscription) {
+            parent.receive(subscription: subscription, at: index)
+        }
+
+        @inlinable
+        func receive(_ input: Downstream.Input, parent: MergeSubscription) -> Subscribers.Demand {
+            parent.receive(input, at: index)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>, parent: MergeSubscription) {
+            parent.receive(completion: completion, at: index)
+        }
     }
 }

@@ -136,7 +136,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
         guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return .none }
         previous?.cancel()
-        publisher.subscribe(Inner(tag: generation, parent: self))
+        publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         return .none
     }
 
@@ -168,7 +168,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             break
         case .subscribe(let generation, let previous):
             previous?.cancel()
-            publisher.subscribe(Inner(tag: generation, parent: self))
+            publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         case .offered(let previous), .offeredNested(let previous):
             previous?.cancel()
             _ = perform(offer, value, step, ticket)
@@ -270,26 +270,39 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     var description: String { "SwitchToLatest" }
 }
 
-extension SwitchToLatestSubscription: ReflectedTaggedEventReceiver {
-    /// The subscriber attached to one inner publisher, tagged with its generation.
+extension SwitchToLatestSubscription {
+    /// The subscriber attached to one inner publisher, routed by its generation.
     @usableFromInline
-    typealias Inner = TaggedSubscriber<SwitchToLatestSubscription>
+    typealias Inner = TaggedSubscriber<InnerRoute>
 
+    /// The route of one inner publisher's subscriber: its generation, so that the events of an
+    /// inner that has been switched away from are told apart from the current one's.
     @usableFromInline
-    static var taggedSubscriberDescription: String { "SwitchToLatest" }
+    struct InnerRoute: ReflectedTaggedRoute {
+        @usableFromInline
+        let generation: Int
 
-    @inlinable
-    func receive(subscription: any Subscription, tag generation: Int) {
-        receiveInner(subscription: subscription, generation: generation)
-    }
+        @inlinable
+        init(generation: Int) {
+            self.generation = generation
+        }
 
-    @inlinable
-    func receive(_ input: P.Output, tag generation: Int) -> Subscribers.Demand {
-        receiveInner(input, generation: generation)
-    }
+        @usableFromInline
+        static var subscriberDescription: String { "SwitchToLatest" }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<P.Failure>, tag generation: Int) {
-        receiveInner(completion: completion, generation: generation)
+        @inlinable
+        func receive(subscription: any Subscription, parent: SwitchToLatestSubscription) {
+            parent.receiveInner(subscription: subscription, generation: generation)
+        }
+
+        @inlinable
+        func receive(_ input: P.Output, parent: SwitchToLatestSubscription) -> Subscribers.Demand {
+            parent.receiveInner(input, generation: generation)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<P.Failure>, parent: SwitchToLatestSubscription) {
+            parent.receiveInner(completion: completion, generation: generation)
+        }
     }
 }

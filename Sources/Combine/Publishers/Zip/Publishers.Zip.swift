@@ -37,10 +37,11 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = ZipSubscription<ZipStorage2<A.Output, B.Output>, S>(downstream: subscriber, arity: 2)
+            typealias Storage = ZipStorage2<A.Output, B.Output>
+            let subscription = ZipSubscription<Storage, S>(downstream: subscriber, arity: 2)
             subscriber.receive(subscription: subscription)
-            a.subscribe(subscription.side(0) { $0.a.append($1) })
-            b.subscribe(subscription.side(1) { $0.b.append($1) })
+            a.subscribe(subscription.side(Storage.InputA.self))
+            b.subscribe(subscription.side(Storage.InputB.self))
         }
     }
 }
@@ -89,6 +90,42 @@ struct ZipStorage2<A, B>: FanInCombineStorage {
         a.removeAll()
         b.removeAll()
     }
+
+    /// The first input: where its values go.
+    @usableFromInline
+    enum InputA: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage2<A, B>
+
+        @usableFromInline
+        typealias Value = A
+
+        @inlinable
+        static var index: Int { 0 }
+
+        @inlinable
+        static func store(_ value: A, in storage: inout Storage) {
+            storage.a.append(value)
+        }
+    }
+
+    /// The second input: where its values go.
+    @usableFromInline
+    enum InputB: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage2<A, B>
+
+        @usableFromInline
+        typealias Value = B
+
+        @inlinable
+        static var index: Int { 1 }
+
+        @inlinable
+        static func store(_ value: B, in storage: inout Storage) {
+            storage.b.append(value)
+        }
+    }
 }
 
 extension Publishers {
@@ -131,11 +168,12 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = ZipSubscription<ZipStorage3<A.Output, B.Output, C.Output>, S>(downstream: subscriber, arity: 3)
+            typealias Storage = ZipStorage3<A.Output, B.Output, C.Output>
+            let subscription = ZipSubscription<Storage, S>(downstream: subscriber, arity: 3)
             subscriber.receive(subscription: subscription)
-            a.subscribe(subscription.side(0) { $0.a.append($1) })
-            b.subscribe(subscription.side(1) { $0.b.append($1) })
-            c.subscribe(subscription.side(2) { $0.c.append($1) })
+            a.subscribe(subscription.side(Storage.InputA.self))
+            b.subscribe(subscription.side(Storage.InputB.self))
+            c.subscribe(subscription.side(Storage.InputC.self))
         }
     }
 }
@@ -189,6 +227,60 @@ struct ZipStorage3<A, B, C>: FanInCombineStorage {
         b.removeAll()
         c.removeAll()
     }
+
+    /// The first input: where its values go.
+    @usableFromInline
+    enum InputA: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage3<A, B, C>
+
+        @usableFromInline
+        typealias Value = A
+
+        @inlinable
+        static var index: Int { 0 }
+
+        @inlinable
+        static func store(_ value: A, in storage: inout Storage) {
+            storage.a.append(value)
+        }
+    }
+
+    /// The second input: where its values go.
+    @usableFromInline
+    enum InputB: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage3<A, B, C>
+
+        @usableFromInline
+        typealias Value = B
+
+        @inlinable
+        static var index: Int { 1 }
+
+        @inlinable
+        static func store(_ value: B, in storage: inout Storage) {
+            storage.b.append(value)
+        }
+    }
+
+    /// The third input: where its values go.
+    @usableFromInline
+    enum InputC: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage3<A, B, C>
+
+        @usableFromInline
+        typealias Value = C
+
+        @inlinable
+        static var index: Int { 2 }
+
+        @inlinable
+        static func store(_ value: C, in storage: inout Storage) {
+            storage.c.append(value)
+        }
+    }
 }
 
 extension Publishers {
@@ -235,12 +327,13 @@ extension Publishers {
         /// Subscribes to every upstream, in declaration order, behind one subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = ZipSubscription<ZipStorage4<A.Output, B.Output, C.Output, D.Output>, S>(downstream: subscriber, arity: 4)
+            typealias Storage = ZipStorage4<A.Output, B.Output, C.Output, D.Output>
+            let subscription = ZipSubscription<Storage, S>(downstream: subscriber, arity: 4)
             subscriber.receive(subscription: subscription)
-            a.subscribe(subscription.side(0) { $0.a.append($1) })
-            b.subscribe(subscription.side(1) { $0.b.append($1) })
-            c.subscribe(subscription.side(2) { $0.c.append($1) })
-            d.subscribe(subscription.side(3) { $0.d.append($1) })
+            a.subscribe(subscription.side(Storage.InputA.self))
+            b.subscribe(subscription.side(Storage.InputB.self))
+            c.subscribe(subscription.side(Storage.InputC.self))
+            d.subscribe(subscription.side(Storage.InputD.self))
         }
     }
 }
@@ -298,6 +391,78 @@ struct ZipStorage4<A, B, C, D>: FanInCombineStorage {
         b.removeAll()
         c.removeAll()
         d.removeAll()
+    }
+
+    /// The first input: where its values go.
+    @usableFromInline
+    enum InputA: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = A
+
+        @inlinable
+        static var index: Int { 0 }
+
+        @inlinable
+        static func store(_ value: A, in storage: inout Storage) {
+            storage.a.append(value)
+        }
+    }
+
+    /// The second input: where its values go.
+    @usableFromInline
+    enum InputB: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = B
+
+        @inlinable
+        static var index: Int { 1 }
+
+        @inlinable
+        static func store(_ value: B, in storage: inout Storage) {
+            storage.b.append(value)
+        }
+    }
+
+    /// The third input: where its values go.
+    @usableFromInline
+    enum InputC: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = C
+
+        @inlinable
+        static var index: Int { 2 }
+
+        @inlinable
+        static func store(_ value: C, in storage: inout Storage) {
+            storage.c.append(value)
+        }
+    }
+
+    /// The fourth input: where its values go.
+    @usableFromInline
+    enum InputD: FanInCombineInput {
+        @usableFromInline
+        typealias Storage = ZipStorage4<A, B, C, D>
+
+        @usableFromInline
+        typealias Value = D
+
+        @inlinable
+        static var index: Int { 3 }
+
+        @inlinable
+        static func store(_ value: D, in storage: inout Storage) {
+            storage.d.append(value)
+        }
     }
 }
 

@@ -123,13 +123,12 @@ where Downstream.Input == Storage.Output {
         slots[index].attach(subscription, accepting: emitter.isOpen, grantingUpTo: requested)
     }
 
-    /// Stores a value of input `index`; returns the tuple it completes, if any.
+    /// Stores a value of `input`; returns the tuple it completes, if any.
     @inlinable
-    mutating func receive<Input>(
-        _ value: Input, at index: Int, store: (inout Storage, Input) -> Void
-    ) -> Storage.Output? {
-        guard emitter.isOpen, !slots[index].finished else { return nil }
-        store(&storage, value)
+    mutating func receive<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) -> Storage.Output?
+    where Input.Storage == Storage {
+        guard emitter.isOpen, !slots[Input.index].finished else { return nil }
+        Input.store(value, in: &storage)
         return storage.takeOutput()
     }
 
@@ -293,7 +292,7 @@ where Downstream.Input == Storage.Output {
         case none
     }
 
-    /// A zip of `arity` inputs for `downstream`; the caller attaches ``side(_:store:)`` to each
+    /// A zip of `arity` inputs for `downstream`; the caller attaches ``side(_:)`` to each
     /// upstream.
     @inlinable
     init(downstream: Downstream, arity: Int) {
@@ -306,10 +305,19 @@ where Downstream.Input == Storage.Output {
             })
     }
 
-    /// The subscriber for input `index`; `store` puts its value into the storage.
+    /// What zip attaches to one upstream. Like Apple's, it is the upstream's subscriber and a
+    /// subscription of its own (requests and a cancel made on it go to that upstream), and has no
+    /// description or mirror of its own. A value holding this subscription and its identifier,
+    /// so that subscribing allocates nothing per input; `dump` therefore shows it without an
+    /// object's `#` number.
+    @usableFromInline
+    typealias Side<Input: FanInCombineInput> = TaggedSubscriber<FanInRoute<ZipSubscription, Input>>
+    where Input.Storage == Storage
+
+    /// The subscriber for `input`.
     @inlinable
-    func side<Input>(_ index: Int, store: @escaping (inout Storage, Input) -> Void) -> Side<Input> {
-        Side(index: index, parent: self, store: store)
+    func side<Input: FanInCombineInput>(_ input: Input.Type) -> Side<Input> where Input.Storage == Storage {
+        Side(input, of: self)
     }
 
     /// ``DeliveryEmitter/request(_:)``, in the code ``DeliveryEmitter/requestHook`` was compiled
@@ -328,15 +336,18 @@ where Downstream.Input == Storage.Output {
         state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
     }
 
-    /// Returns what input `index`'s upstream gets back for this value: the subscriber's answer
-    /// when the value completed a tuple, else `.none`.
+    /// Returns what `input`'s upstream gets back for this value: the subscriber's answer when the
+    /// value completed a tuple, else `.none`.
     @inlinable
-    func receive<Input>(_ value: Input, at index: Int, store: (inout Storage, Input) -> Void) -> Subscribers.Demand {
+    func receive<Input: FanInCombineInput>(
+        _ value: Input.Value, into input: Input.Type
+    ) -> Subscribers.Demand where Input.Storage == Storage {
+        let index = Input.index
         var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
         var cancel: Machine.Upstreams?
         let turn = state.withLock { machine -> Turn in
-            guard let output = machine.receive(value, at: index, store: store) else { return .none }
+            guard let output = machine.receive(value, into: input) else { return .none }
             let turn: Turn
             if acceptLocked(output, tag: index, &machine, step: &step, ticket: &ticket) {
                 // The common case: nobody delivers, so this thread delivers its own tuple at once.
@@ -423,64 +434,6 @@ where Downstream.Input == Storage.Output {
         let demand = state.withLock { $0.demand }
         return Mirror(self, children: ["demand": demand], ancestorRepresentation: .suppressed)
     }
-
-    /// What zip attaches to one upstream. Like Apple's, it is the upstream's subscriber and a
-    /// subscription of its own (requests and a cancel made on it go to that upstream), one
-    /// object per input, and has no description or mirror of its own.
-    @usableFromInline
-    final class Side<Input>: Subscriber, Subscription {
-        /// The upstreams' shared failure, which is the zip's.
-        @usableFromInline
-        typealias Failure = Downstream.Failure
-
-        /// Which input this is, in declaration order.
-        @usableFromInline
-        let index: Int
-
-        /// The zip; kept alive by this subscriber for as long as its upstream holds it.
-        @usableFromInline
-        let parent: ZipSubscription
-
-        /// Puts this input's value into the storage's queue for the input.
-        @usableFromInline
-        let store: (inout Storage, Input) -> Void
-
-        /// The subscriber for input `index` of `parent`.
-        @inlinable
-        init(index: Int, parent: ZipSubscription, store: @escaping (inout Storage, Input) -> Void) {
-            self.index = index
-            self.parent = parent
-            self.store = store
-        }
-
-        /// Hands the upstream's subscription to the zip.
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, at: index)
-        }
-
-        /// Returns the subscriber's answer when this value completes a tuple, else `.none`.
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receive(input, at: index, store: store)
-        }
-
-        /// Hands the upstream's completion to the zip.
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receive(completion: completion, at: index)
-        }
-
-        /// Asks this input's upstream for `demand`, as it is.
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            parent.requestUpstream(demand, at: index)
-        }
-
-        /// Cancels this input's upstream; the zip and its other inputs go on.
-        @inlinable
-        func cancel() {
-            parent.cancelUpstream(at: index)
-        }
-    }
 }
+
+extension ZipSubscription: UpstreamFanInEventReceiver {}

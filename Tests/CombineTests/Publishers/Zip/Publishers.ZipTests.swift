@@ -230,9 +230,9 @@ struct ZipTests {
         #expect(d.calls == [.request(.unlimited), .request(.max(1))])
     }
 
-    /// Like Apple's, the object zip attaches to each upstream is a subscription as well as a
-    /// subscriber, with no description or mirror; a request or a cancel made on it goes to its own
-    /// upstream.
+    /// Like Apple's, what zip attaches to each upstream is a subscription as well as a subscriber,
+    /// with no description or mirror and an identity of its own; a request or a cancel made on it
+    /// goes to its own upstream.
     @Test func upstreamSubscribersAreSubscriptions() throws {
         let one = SubscriberCapturingUpstream<Int, Never>(), two = SubscriberCapturingUpstream<Int, Never>()
         let tracker = TrackingSubscriber<(Int, Int), Never>(initialDemand: .max(1))
@@ -245,8 +245,9 @@ struct ZipTests {
             ]
             #expect(conformances == [true, true, false, false, false])
         }
-        let distinct = ObjectIdentifier(first as AnyObject) != ObjectIdentifier(second as AnyObject)
-        #expect(distinct)
+        let firstID = try #require(first as? any Subscription).combineIdentifier
+        let secondID = try #require(second as? any Subscription).combineIdentifier
+        #expect(firstID != secondID)
         let upstream1 = RecordingSubscription(), upstream2 = RecordingSubscription()
         hand(upstream1, to: first)
         hand(upstream2, to: second)

@@ -19,8 +19,8 @@ struct ZipStateMachineTests {
 
     @Test func aTupleIsMadeWhateverTheDemand() {
         var (machine, _) = subscribed()
-        #expect(machine.receive(1, at: 0) { $0.a.append($1) } == nil)
-        let tuple = machine.receive(2, at: 1) { $0.b.append($1) }
+        #expect(machine.receive(1, into: ZipStorage2<Int, Int>.InputA.self) == nil)
+        let tuple = machine.receive(2, into: ZipStorage2<Int, Int>.InputB.self)
         #expect(tuple?.0 == 1 && tuple?.1 == 2)
         // The emitter's own demand never holds a tuple back.
         #expect(machine.emitter.demand == .unlimited)
