@@ -123,13 +123,14 @@ where Downstream.Input == Storage.Output {
         slots[index].attach(subscription, accepting: emitter.isOpen, grantingUpTo: requested)
     }
 
-    /// Stores a value of `input`; returns the tuple it completes, if any.
+    /// Stores a value of `input`; returns whether it was kept (the zip is open and the input has
+    /// not finished). The tuple it may complete is taken from ``storage`` by the caller.
     @inlinable
-    mutating func receive<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) -> Storage.Output?
+    mutating func store<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) -> Bool
     where Input.Storage == Storage {
-        guard emitter.isOpen, !slots[Input.index].finished else { return nil }
+        guard emitter.isOpen, !slots[Input.index].finished else { return false }
         Input.store(value, in: &storage)
-        return storage.takeOutput()
+        return true
     }
 
     /// After a tuple was handed to the emitter: when no tuple can follow, decides the finish
@@ -338,16 +339,25 @@ where Downstream.Input == Storage.Output {
 
     /// Returns what `input`'s upstream gets back for this value: the subscriber's answer when the
     /// value completed a tuple, else `.none`.
+    ///
+    /// Only storing the value depends on the input's type: the rest is
+    /// ``receive(at:storing:)``, compiled once per zip rather than once per input.
     @inlinable
     func receive<Input: FanInCombineInput>(
         _ value: Input.Value, into input: Input.Type
     ) -> Subscribers.Demand where Input.Storage == Storage {
-        let index = Input.index
+        receive(at: Input.index) { machine in machine.store(value, into: input) }
+    }
+
+    /// A value of input `index`, which `store` puts into the storage under the mutex (it
+    /// returns `false` when the zip no longer takes the input's values).
+    @inlinable @inline(never)
+    func receive(at index: Int, storing store: (inout Machine) -> Bool) -> Subscribers.Demand {
         var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
         var cancel: Machine.Upstreams?
         let turn = state.withLock { machine -> Turn in
-            guard let output = machine.receive(value, into: input) else { return .none }
+            guard store(&machine), let output = machine.storage.takeOutput() else { return .none }
             let turn: Turn
             if acceptLocked(output, tag: index, &machine, step: &step, ticket: &ticket) {
                 // The common case: nobody delivers, so this thread delivers its own tuple at once.

@@ -19,8 +19,10 @@ struct ZipStateMachineTests {
 
     @Test func aTupleIsMadeWhateverTheDemand() {
         var (machine, _) = subscribed()
-        #expect(machine.receive(1, into: ZipStorage2<Int, Int>.InputA.self) == nil)
-        let tuple = machine.receive(2, into: ZipStorage2<Int, Int>.InputB.self)
+        #expect(machine.store(1, into: ZipStorage2<Int, Int>.InputA.self))
+        #expect(machine.storage.takeOutput() == nil)
+        #expect(machine.store(2, into: ZipStorage2<Int, Int>.InputB.self))
+        let tuple = machine.storage.takeOutput()
         #expect(tuple?.0 == 1 && tuple?.1 == 2)
         // The emitter's own demand never holds a tuple back.
         #expect(machine.emitter.demand == .unlimited)
