@@ -368,16 +368,8 @@ final class SubjectDispatcher<Output, Failure: Error>: SubjectDispatcherCore, @u
         switch grant {
         case .taken: giveBackRole()
         case .nested: break
+        // Only when another thread delivers meanwhile: compiled once, in the library.
         case .busy: activate(conduit)
         }
-    }
-
-    /// Ends `conduit`'s handshake (see ``SubjectDispatcherCore/endHandshake(_:)``), delivering
-    /// what waited for it when the role is had now.
-    @inlinable
-    func activate(_ conduit: Conduit) {
-        guard let grant = endHandshake(conduit) else { return }
-        deliverAfterHandshake(conduit)
-        if grant == .taken { giveBackRole() }
     }
 }

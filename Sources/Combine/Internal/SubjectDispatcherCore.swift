@@ -369,9 +369,7 @@ class SubjectDispatcherCore: @unchecked Sendable {
 
     /// Ends `conduit`'s handshake. When nothing waits for delivery this is a flag flip under the
     /// mutex and the answer is `nil`; otherwise the deliveries need the emitter role: taken now
-    /// (the caller delivers what waited, with ``SubjectDispatcher/deliverAfterHandshake(_:)``) or
-    /// left as a job, which this waits for (then `nil` too).
-    @usableFromInline
+    /// (the caller delivers what waited) or left as a job, which this waits for (then `nil` too).
     final func endHandshake(_ conduit: SubjectConduitCore) -> Grant? {
         var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
         let grant = state.withLock { state -> Grant? in
@@ -388,6 +386,16 @@ class SubjectDispatcherCore: @unchecked Sendable {
             return nil
         }
         return grant
+    }
+
+    /// Ends `conduit`'s handshake after its `receive(subscription:)` returned while another
+    /// thread held the role (see ``endHandshake(_:)``); what waited for it is delivered by the
+    /// subclass's ``runJob``, as the job that would have done it in the queue.
+    @usableFromInline
+    final func activate(_ conduit: SubjectConduitCore) {
+        guard let grant = endHandshake(conduit) else { return }
+        runJob(self, SubjectJob(kind: .activate, conduit: conduit, value: nil))
+        if grant == .taken { giveBackRole() }
     }
 
     /// The handshake of `conduit` is over: marks it so and takes what waited for it, in arrival
