@@ -358,18 +358,18 @@ final class SubjectDispatcher<Output, Failure: Error>: SubjectDispatcherCore, @u
     @inlinable
     func attach<S: Subscriber>(_ conduit: Conduit, _ subscriber: S, parent: AnyObject)
     where S.Input == Output, S.Failure == Failure {
-        guard let grant = enlist(conduit, parent: parent) else {
-            _ = conduit.takeSubscriber()
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: unsafeDowncast(completionForLateSubscribers, to: CompletionBox.self).value)
-            return
-        }
-        subscriber.receive(subscription: conduit)
+        let grant = enlist(conduit, parent: parent)
+        // One call of `receive(subscription:)` for both outcomes: this function is compiled for
+        // every subscriber type, with that call inlined.
+        subscriber.receive(subscription: grant == nil ? Subscriptions.empty : conduit)
         switch grant {
-        case .taken: giveBackRole()
-        case .nested: break
+        case nil:
+            _ = conduit.takeSubscriber()
+            subscriber.receive(completion: unsafeDowncast(completionForLateSubscribers, to: CompletionBox.self).value)
+        case .taken?: giveBackRole()
+        case .nested?: break
         // Only when another thread delivers meanwhile: compiled once, in the library.
-        case .busy: activate(conduit)
+        case .busy?: activate(conduit)
         }
     }
 }
