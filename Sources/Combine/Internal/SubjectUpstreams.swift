@@ -7,16 +7,15 @@ import TributaryLocks
 @usableFromInline
 struct SubjectUpstreams {
     /// Subscriptions given to the subject with `send(subscription:)`.
-    @usableFromInline var subscriptions: [any Subscription] = []
+    var subscriptions: [any Subscription] = []
     /// Whether any subscriber has asked for values yet.
-    @usableFromInline var hasDemand = false
+    var hasDemand = false
 
-    @inlinable
+    @usableFromInline
     init() {}
 
     /// A subscriber's first demand: on the subject's very first one, the upstreams to ask for
     /// values (`nil` on every later one, and when there are none to ask).
-    @inlinable
     mutating func recordDemand() -> [any Subscription]? {
         if hasDemand { return nil }
         hasDemand = true
@@ -24,38 +23,38 @@ struct SubjectUpstreams {
     }
 }
 
-extension SubjectDispatcher where Extra == SubjectUpstreams {
+extension SubjectDispatcherCore {
     /// Keeps `subscription` as an upstream and asks it for unlimited values: at once when
     /// `demandingAtOnce`, otherwise if a subscriber has already asked for something (else that
     /// first demand will, through ``SubjectUpstreams/recordDemand()``).
-    @inlinable
-    func keepUpstream(_ subscription: any Subscription, demandingAtOnce: Bool) {
+    @usableFromInline
+    final func keepUpstream(_ subscription: any Subscription, demandingAtOnce: Bool) {
         let demanded = state.withLock { state -> Bool in
-            state.extra.subscriptions.append(subscription)
-            return demandingAtOnce || state.extra.hasDemand
+            state.upstreams.subscriptions.append(subscription)
+            return demandingAtOnce || state.upstreams.hasDemand
         }
         if demanded {
             subscription.request(.unlimited)
         }
     }
 
-    /// Ends the stream for every subscriber and lets go of the upstreams (they completed it or
-    /// will be dropped with it).
-    @inlinable
-    func completeAndDropUpstreams(_ completion: Subscribers.Completion<Failure>) {
-        complete(completion) { state in state.extra.subscriptions = [] }
-    }
-
     /// Cancels and lets go of every upstream still kept: the subject is going away. (A subject's
     /// connector holds its dispatcher, so an upstream kept here would keep both alive.)
-    @inlinable
-    func cancelUpstreams() {
+    @usableFromInline
+    final func cancelUpstreams() {
         let upstreams = state.withLock { state in
-            defer { state.extra.subscriptions = [] }
-            return state.extra.subscriptions
+            defer { state.upstreams.subscriptions = [] }
+            return state.upstreams.subscriptions
         }
         for upstream in upstreams {
             upstream.cancel()
         }
+    }
+
+    /// Keeps a subscription `assign(to:)` made into a `@Published` property until the property
+    /// goes.
+    @usableFromInline
+    final func keep(_ assignment: AnyCancellable) {
+        state.withLock { $0.assignments.append(assignment) }
     }
 }

@@ -21,7 +21,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     // @unchecked Sendable: all mutable state is in `dispatcher`, which guards it.
 
     @usableFromInline
-    typealias Dispatcher = SubjectDispatcher<Output, Failure, SubjectUpstreams>
+    typealias Dispatcher = SubjectDispatcher<Output, Failure>
 
     @usableFromInline
     let dispatcher: Dispatcher
@@ -29,9 +29,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Makes a subject whose current value is `value`.
     @inlinable
     public init(_ value: Output) {
-        dispatcher = Dispatcher(
-            SubjectUpstreams(), name: "CurrentValueSubject", sendsWithoutLock: true, currentValue: value
-        ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
+        dispatcher = Dispatcher(name: "CurrentValueSubject", sendsWithoutLock: true, currentValue: value)
     }
 
     deinit {

@@ -54,7 +54,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     @usableFromInline
-    typealias Dispatcher = SubjectDispatcher<Void, Never, Void>
+    typealias Dispatcher = SubjectDispatcher<Void, Never>
 
     @usableFromInline
     let dispatcher: Dispatcher
@@ -63,10 +63,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     @inlinable
     public init() {
         // In the body rather than as the property's initial value, so that a caller's module
-        // specialises it, with the dispatcher's `request` and `cancel` hooks.
-        dispatcher = Dispatcher(
-            (), name: "ObservableObjectPublisher", sendsWithoutLock: true, opensOnFirstRequest: true
-        ) { _, _ in (nil, nil) }
+        // specialises it, with the dispatcher's job runner.
+        dispatcher = Dispatcher(name: "ObservableObjectPublisher", sendsWithoutLock: true, opensOnFirstRequest: true)
     }
 
     /// Attaches `subscriber`; it receives a `Void` for each later ``send()`` while it has demand.

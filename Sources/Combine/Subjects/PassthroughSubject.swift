@@ -27,7 +27,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     // @unchecked Sendable: all mutable state is in `dispatcher`, which guards it.
 
     @usableFromInline
-    typealias Dispatcher = SubjectDispatcher<Output, Failure, SubjectUpstreams>
+    typealias Dispatcher = SubjectDispatcher<Output, Failure>
 
     @usableFromInline
     let dispatcher: Dispatcher
@@ -36,10 +36,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     @inlinable
     public init() {
         // In the body rather than as the property's initial value, so that a caller's module
-        // specialises it, with the dispatcher's `request` and `cancel` hooks.
-        dispatcher = Dispatcher(SubjectUpstreams(), name: "PassthroughSubject", sendsWithoutLock: true) { _, upstreams in
-            (nil, upstreams.recordDemand())
-        }
+        // specialises it, with the dispatcher's job runner.
+        dispatcher = Dispatcher(name: "PassthroughSubject", sendsWithoutLock: true)
     }
 
     deinit {

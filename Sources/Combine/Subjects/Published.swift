@@ -128,7 +128,7 @@ final class PublishedSubject<Value>: PublishedObjectWillChangeSlot, Publisher, @
     @usableFromInline typealias Failure = Never
 
     @usableFromInline
-    typealias Dispatcher = SubjectDispatcher<Value, Never, [AnyCancellable]>
+    typealias Dispatcher = SubjectDispatcher<Value, Never>
 
     /// The subscribers, and the value, kept outside the mutex and stored after each delivery
     /// (`willSet` order), like a CurrentValueSubject's. The mutex guards the subscriptions
@@ -139,9 +139,7 @@ final class PublishedSubject<Value>: PublishedObjectWillChangeSlot, Publisher, @
     @inlinable
     init(_ value: Value) {
         dispatcher = Dispatcher(
-            [], name: "PublishedSubject", sendsWithoutLock: true, currentValue: value,
-            storesAfterDelivery: true
-        ) { dispatcher, _ in (dispatcher.readCurrent(), nil) }
+            name: "PublishedSubject", sendsWithoutLock: true, currentValue: value, storesAfterDelivery: true)
         super.init()
     }
 
@@ -165,7 +163,7 @@ final class PublishedSubject<Value>: PublishedObjectWillChangeSlot, Publisher, @
 
     @usableFromInline
     func keep(_ assignment: AnyCancellable) {
-        dispatcher.state.withLock { $0.extra.append(assignment) }
+        dispatcher.keep(assignment)
     }
 }
 

@@ -43,7 +43,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     /// A `CurrentValueSubject` keeps its current value in its dispatcher, which must go with the
     /// subject, so it is reached through `subject`, as any other subject is.
     @usableFromInline
-    let dispatcher: SubjectDispatcher<Input, Failure, SubjectUpstreams>?
+    let dispatcher: SubjectDispatcher<Input, Failure>?
 
     /// Upstream subscription, guarded by its own lock; never used while the lock is held.
     @usableFromInline

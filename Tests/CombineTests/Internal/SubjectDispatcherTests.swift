@@ -203,6 +203,85 @@ struct SubjectDispatcherTests {
         _ = cancellables
     }
 
+    /// A subscriber whose handshake overlaps another thread's delivery: what is sent to it
+    /// before its `receive(subscription:)` returns (a value, then the completion) waits, and
+    /// reaches it in order right after that call returns.
+    @Test func valuesAndCompletionSentDuringAnOverlappingHandshakeArriveAfterIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let cancellable = subject.sink { value in
+            if value == 1 {
+                entered.signal()
+                release.wait()
+            }
+        }
+        let sentOne = DispatchSemaphore(value: 0)
+        Thread {
+            subject.send(1)
+            sentOne.signal()
+        }.start()
+        entered.wait()
+        // Another thread is delivering 1: this subscriber's handshake cannot take the role.
+        let late = BlockingHandshakeSubscriber()
+        let subscribed = DispatchSemaphore(value: 0)
+        Thread {
+            subject.subscribe(late)
+            subscribed.signal()
+        }.start()
+        late.requested.wait()
+        release.signal()
+        sentOne.wait()
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(late.log.withLock { $0 } == ["subscription"])
+        late.finishHandshake.signal()
+        subscribed.wait()
+        #expect(late.log.withLock { $0 } == ["subscription", "subscription returned", "2", "finished"])
+        _ = cancellable
+    }
+
+    /// A CurrentValueSubject subscriber that asks for values while another thread delivers gets
+    /// the value current when it asked, exactly once: its first request is queued behind the
+    /// delivery in progress (and then arrives right after its handshake), or, if that delivery
+    /// ended first, is answered inside the request.
+    @Test func currentValueAskedForWhileAnotherThreadDeliversArrivesOnce() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let cancellable = subject.sink { value in
+            if value == 1 {
+                entered.signal()
+                release.wait()
+            }
+        }
+        let sentOne = DispatchSemaphore(value: 0)
+        Thread {
+            subject.send(1)
+            sentOne.signal()
+        }.start()
+        entered.wait()
+        let late = BlockingHandshakeSubscriber(waitsInHandshake: false)
+        let subscribed = DispatchSemaphore(value: 0)
+        Thread {
+            subject.subscribe(late)
+            subscribed.signal()
+        }.start()
+        // Released as the late subscriber is about to ask: its request almost always finds the
+        // delivery of 1 still in progress.
+        late.handshakeStarted.wait()
+        release.signal()
+        sentOne.wait()
+        subscribed.wait()
+        let log = late.log.withLock { $0 }
+        #expect(log.filter { $0 != "subscription returned" } == ["subscription", "1"])
+        #expect(log.contains("subscription returned"))
+        subject.send(3)
+        #expect(late.log.withLock { $0 }.last == "3")
+        #expect(late.log.withLock { $0 }.count == 4)
+        _ = cancellable
+    }
+
     @Test func publishedAndObjectWillChangeKeepWillSetOrder() {
         final class Model: ObservableObject {
             @Published var count = 0
@@ -244,5 +323,40 @@ private final class HandshakeSendingSubscriber: Subscriber, @unchecked Sendable 
 
     func receive(completion: Subscribers.Completion<Never>) {
         log.append("completion")
+    }
+}
+
+/// Asks for unlimited values in `receive(subscription:)`, then (unless told otherwise) stays in
+/// that call until `finishHandshake` is signalled.
+private final class BlockingHandshakeSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    let log = Locked<[String]>([])
+    let handshakeStarted = DispatchSemaphore(value: 0)
+    let requested = DispatchSemaphore(value: 0)
+    let finishHandshake = DispatchSemaphore(value: 0)
+    let waitsInHandshake: Bool
+
+    init(waitsInHandshake: Bool = true) {
+        self.waitsInHandshake = waitsInHandshake
+    }
+
+    func receive(subscription: any Subscription) {
+        log.withLock { $0.append("subscription") }
+        handshakeStarted.signal()
+        subscription.request(.unlimited)
+        requested.signal()
+        if waitsInHandshake { finishHandshake.wait() }
+        log.withLock { $0.append("subscription returned") }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        log.withLock { $0.append("\(input)") }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        log.withLock { $0.append("finished") }
     }
 }
