@@ -19,10 +19,12 @@ struct ZipStateMachineTests {
 
     @Test func aTupleIsMadeWhateverTheDemand() {
         var (machine, _) = subscribed()
-        #expect(machine.store(1, into: ZipStorage2<Int, Int>.InputA.self))
-        #expect(machine.storage.takeOutput() == nil)
-        #expect(machine.store(2, into: ZipStorage2<Int, Int>.InputB.self))
+        let keptFirst = machine.store(1, into: ZipStorage2<Int, Int>.InputA.self)
+        let early = machine.storage.takeOutput()
+        #expect(keptFirst && early == nil)
+        let keptSecond = machine.store(2, into: ZipStorage2<Int, Int>.InputB.self)
         let tuple = machine.storage.takeOutput()
+        #expect(keptSecond)
         #expect(tuple?.0 == 1 && tuple?.1 == 2)
         // The emitter's own demand never holds a tuple back.
         #expect(machine.emitter.demand == .unlimited)
