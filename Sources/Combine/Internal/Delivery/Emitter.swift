@@ -537,6 +537,27 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         return (step, nil)
     }
 
+    /// An upstream's completion, for the operators whose machine decides it under the mutex and
+    /// names the upstreams a decided completion cancels (`combineLatest`, `zip`): those are
+    /// cancelled outside it, then whoever holds the role delivers what is queued and the
+    /// completion, and a sender that finds another thread emitting waits for it.
+    @inlinable
+    final func receiveCompletion(
+        deciding decide: (inout Machine) -> (decided: Bool, cancel: ContiguousArray<any Subscription>?)
+    ) {
+        var cancel: ContiguousArray<any Subscription>?
+        let (step, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
+            let decided: Bool
+            (decided, cancel) = decide(&machine)
+            guard decided else { return (.idle, nil) }
+            return settleAfterCompletionLocked(&machine)
+        }
+        if let cancel {
+            for subscription in cancel { subscription.cancel() }
+        }
+        performQueued(step, ticket)
+    }
+
     /// Raises every upstream's grant to what the subscriber's demand allows (or, for zip and
     /// switchToLatest, requests the answers owed to them), each request made outside the lock;
     /// called after ``EmitterMachine/delivered(additional:)`` said so (never for flatMap, whose

@@ -60,11 +60,12 @@ where Downstream.Input == Storage.Output {
         return storage.takeOutput()
     }
 
-    /// An upstream's completion: whether it was accepted, and the upstreams to cancel.
+    /// An upstream's completion: whether it decided the combineLatest's completion, and the
+    /// upstreams to cancel.
     @inlinable
     mutating func receive(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int
-    ) -> (accepted: Bool, cancel: CancelList) {
+    ) -> (decided: Bool, cancel: CancelList) {
         guard emitter.isOpen, !slots[index].finished else { return (false, nil) }
         _ = slots[index].close()
         unfinished -= 1
@@ -140,18 +141,6 @@ where Downstream.Input == Storage.Output {
             })
     }
 
-    /// The subscriber attached to one input: it shows the subscription's description, and
-    /// returns `.none` for every value.
-    @usableFromInline
-    typealias Side<Input: FanInCombineInput> = TaggedSubscriber<FanInRoute<FanInCombineSubscription, Input>>
-    where Input.Storage == Storage
-
-    /// The subscriber for `input`.
-    @inlinable
-    func side<Input: FanInCombineInput>(_ input: Input.Type) -> Side<Input> where Input.Storage == Storage {
-        Side(input, of: self)
-    }
-
     /// ``request(_:)``, in the code `requestHook` was compiled into.
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
@@ -215,17 +204,7 @@ where Downstream.Input == Storage.Output {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
-        var held: Machine.CancelList = nil
-        let (emission, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
-            let accepted: Bool
-            (accepted, held) = machine.receive(completion: completion, at: index)
-            guard accepted else { return (.idle, nil) }
-            return settleAfterCompletionLocked(&machine)
-        }
-        if let held {
-            for subscription in held { subscription.cancel() }
-        }
-        performQueued(emission, ticket)
+        receiveCompletion { $0.receive(completion: completion, at: index) }
     }
 
     @usableFromInline

@@ -79,6 +79,20 @@ protocol FanInEventReceiver: AnyObject {
     func receive(completion: Subscribers.Completion<InputFailure>, at index: Int)
 }
 
+extension FanInEventReceiver {
+    /// The subscriber for `input`: a value holding this subscription and its identifier, so that
+    /// subscribing allocates nothing per input. A `combineLatest` side shows the subscription's
+    /// description and answers `.none` to every value; a `zip` side, like Apple's, is also a
+    /// subscription of its own (a request or a cancel made on it goes to that input's upstream),
+    /// has no description or mirror of its own, and `dump` shows it without an object's `#`
+    /// number.
+    @inlinable
+    func side<Input: FanInCombineInput>(_ input: Input.Type) -> TaggedSubscriber<FanInRoute<Self, Input>>
+    where Input.Storage == Storage {
+        TaggedSubscriber(input, of: self)
+    }
+}
+
 /// A ``FanInEventReceiver`` whose inputs' subscribers print the subscription's description, as
 /// Apple's `combineLatest` sides do.
 @usableFromInline

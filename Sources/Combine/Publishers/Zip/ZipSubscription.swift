@@ -306,21 +306,6 @@ where Downstream.Input == Storage.Output {
             })
     }
 
-    /// What zip attaches to one upstream. Like Apple's, it is the upstream's subscriber and a
-    /// subscription of its own (requests and a cancel made on it go to that upstream), and has no
-    /// description or mirror of its own. A value holding this subscription and its identifier,
-    /// so that subscribing allocates nothing per input; `dump` therefore shows it without an
-    /// object's `#` number.
-    @usableFromInline
-    typealias Side<Input: FanInCombineInput> = TaggedSubscriber<FanInRoute<ZipSubscription, Input>>
-    where Input.Storage == Storage
-
-    /// The subscriber for `input`.
-    @inlinable
-    func side<Input: FanInCombineInput>(_ input: Input.Type) -> Side<Input> where Input.Storage == Storage {
-        Side(input, of: self)
-    }
-
     /// ``DeliveryEmitter/request(_:)``, in the code ``DeliveryEmitter/requestHook`` was compiled
     /// into: passes `demand` to every upstream as it is (Apple traps on `.none` here, and so do
     /// we).
@@ -408,17 +393,7 @@ where Downstream.Input == Storage.Output {
     /// the zip and nobody else is delivering.
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
-        var cancel: Machine.Upstreams?
-        let (step, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
-            let decided: Bool
-            (decided, cancel) = machine.receive(completion: completion, at: index)
-            guard decided else { return (.idle, nil) }
-            return settleAfterCompletionLocked(&machine)
-        }
-        if let cancel {
-            for subscription in cancel { subscription.cancel() }
-        }
-        performQueued(step, ticket)
+        receiveCompletion { $0.receive(completion: completion, at: index) }
     }
 
     /// A request made on input `index`'s subscriber, passed to that input's upstream.
