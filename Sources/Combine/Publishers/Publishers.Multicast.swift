@@ -97,15 +97,18 @@ extension Publisher {
     }
 }
 
+/// Where one subscriber's stage of a `multicast` stands with the subject. Free of the stage's
+/// types, so that the stage's once-per-subscription methods, compiled once in the library, find
+/// its metadata without a look-up.
+@usableFromInline
+enum MulticastInnerPhase {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// Cancelled, or the subject completed: nothing more goes downstream.
+    case terminal
+}
+
 extension Publishers.Multicast {
-    /// Where one subscriber's stage stands with the subject.
-    @usableFromInline
-    enum InnerPhase {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// Cancelled, or the subject completed: nothing more goes downstream.
-        case terminal
-    }
 
     /// One subscriber's stage between the subject and the subscriber. As Apple's, it returns
     /// `.none` for every value and asks the subject's subscription for the subscriber's answer,
@@ -123,6 +126,10 @@ extension Publishers.Multicast {
     /// under a delivery's feet, a delivery that starts after the cancel finds the stage closed,
     /// and the subscriber is released exactly once, as soon as nobody is calling it, as when it
     /// was copied out of the lock for each value.
+    ///
+    /// Only a value's path is `@inlinable`; the subscription, the completion, requests and the
+    /// cancel happen once per subscriber and are compiled once, in the library, rather than in
+    /// every module for every subscriber type.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -130,7 +137,7 @@ extension Publishers.Multicast {
         @usableFromInline typealias Failure = Upstream.Failure
 
         /// The phase, and with it the subject's subscription; guarded by the mutex.
-        @usableFromInline let state = LockedState(InnerPhase.awaitingSubscription)
+        @usableFromInline let state = LockedState(MulticastInnerPhase.awaitingSubscription)
 
         /// Bit 0: open. The rest: twice the number of deliveries under way.
         @usableFromInline let gate = Atomic<Int>(0)
@@ -152,14 +159,14 @@ extension Publishers.Multicast {
         /// Under the mutex, for the one call that makes the phase terminal: closes the gate and
         /// returns the subscriber if no delivery is under way (the caller releases it once the
         /// mutex is given back); otherwise the last delivery releases it.
-        @inlinable
+        @usableFromInline
         func close() -> Downstream? {
             let before = gate.bitwiseAnd(~open, ordering: .acquiringAndReleasing).oldValue
             guard before & ~open == 0 else { return nil }
             return downstream.take()
         }
 
-        @inlinable
+        @usableFromInline
         func receive(subscription: any Subscription) {
             let downstream: Downstream? = state.withLock { phase in
                 guard case .awaitingSubscription = phase else { return nil }
@@ -211,7 +218,7 @@ extension Publishers.Multicast {
             withExtendedLifetime(released) {}
         }
 
-        @inlinable
+        @usableFromInline
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             // The completion counts itself in like a value, so that the subscriber it calls stays
             // valid even when it arrives nested in a delivery; it is let go of with the
@@ -229,7 +236,7 @@ extension Publishers.Multicast {
             leaveDelivery()
         }
 
-        @inlinable
+        @usableFromInline
         func request(_ demand: Subscribers.Demand) {
             // Apple ignores request(.none) on this subscription: no trap, nothing forwarded.
             guard demand > 0 else { return }
@@ -240,7 +247,7 @@ extension Publishers.Multicast {
             subscription?.request(demand)
         }
 
-        @inlinable
+        @usableFromInline
         func cancel() {
             let (subscription, released): ((any Subscription)?, Downstream?) = state.withLock { phase in
                 switch phase {

@@ -27,6 +27,142 @@ struct ZipReply {
     }
 }
 
+/// The part of `zip`'s state that does not depend on the inputs' or the subscriber's types: each
+/// input's subscription, whether it finished, the answers owed to it, and the demand requested
+/// so far. Its rare transitions (subscriptions, requests, completions, cancel) are compiled once,
+/// here; those a value goes through are `@inlinable`.
+@usableFromInline
+struct ZipInputs {
+    /// Per input: its upstream's subscription and whether it has finished.
+    @usableFromInline
+    var slots: ContiguousArray<FanInSlot>
+
+    /// Per input, what its pending `receive(_:)` returns.
+    @usableFromInline
+    var replies: ContiguousArray<ZipReply>
+
+    /// Per input, answers to tuples whose input's `receive(_:)` had already returned (tuples
+    /// completed from inside the subscriber), for the emitter to request from its upstream
+    /// outside the lock (``topUp(at:)``).
+    @usableFromInline
+    var owed: ContiguousArray<Subscribers.Demand>
+
+    /// Inputs that have not completed; while none has, no tuple can be the last.
+    @usableFromInline
+    var unfinished: Int
+
+    /// Everything the subscriber has requested so far, for an upstream whose subscription
+    /// arrives late.
+    @usableFromInline
+    var requested: Subscribers.Demand = .none
+
+    /// The subscriber's outstanding demand (requested, less what was delivered, plus its
+    /// answers), shown by the subscription's mirror; zip delivers without consulting it.
+    @usableFromInline
+    var demand: Subscribers.Demand = .none
+
+    /// The input whose tuple is being delivered, `-1` while no tuple is being delivered.
+    @usableFromInline
+    var delivering = -1
+
+    /// `arity` inputs, none subscribed yet.
+    @usableFromInline
+    init(arity: Int) {
+        slots = ContiguousArray(repeating: FanInSlot(), count: arity)
+        replies = ContiguousArray(repeating: ZipReply(), count: arity)
+        owed = ContiguousArray(repeating: .none, count: arity)
+        unfinished = arity
+    }
+
+    /// Keeps input `index`'s subscription and asks it for everything requested so far; a
+    /// second one, or one arriving while the zip is not `open`, is refused.
+    @usableFromInline
+    mutating func receive(subscription: any Subscription, at index: Int, open: Bool) -> FanInSubscriptionAction {
+        slots[index].attach(subscription, accepting: open, grantingUpTo: requested)
+    }
+
+    /// Records a downstream request and returns the upstreams to pass it to, as it is.
+    @usableFromInline
+    mutating func request(_ more: Subscribers.Demand) -> ContiguousArray<any Subscription> {
+        var targets = ContiguousArray<any Subscription>()
+        demand += more
+        requested += more
+        // An upstream whose subscription has not arrived is asked for `requested` when it does.
+        for index in slots.indices where !slots[index].finished {
+            guard let subscription = slots[index].subscription else { continue }
+            if index == delivering, replies[index].inReceive {
+                replies[index].answer += more
+            } else {
+                targets.append(subscription)
+            }
+        }
+        return targets
+    }
+
+    /// Input `index` completed, with a failure or not: it no longer counts as running, and a
+    /// finished input lets go of its subscription (which ended by itself).
+    @usableFromInline
+    mutating func complete(at index: Int, failed: Bool) {
+        unfinished -= 1
+        if !failed { _ = slots[index].close() }
+    }
+
+    /// Ends every input; returns the subscriptions to cancel.
+    @usableFromInline
+    mutating func closeAll() -> ContiguousArray<any Subscription> {
+        slots.closeAll()
+    }
+
+    /// Input `index`'s pending `receive(_:)` returns the answer to the tuple it completed.
+    @inlinable
+    mutating func awaitAnswer(at index: Int) {
+        replies[index].inReceive = true
+    }
+
+    /// After a tuple was delivered: routes the subscriber's answer to the tuple's input (its
+    /// pending `receive(_:)`, or ``owed``). Returns whether something is owed to an upstream.
+    @inlinable
+    mutating func delivered(additional answer: Subscribers.Demand) -> Bool {
+        let owner = delivering
+        guard owner >= 0 else { return false }
+        delivering = -1
+        demand -= 1
+        guard answer != .none else { return false }
+        demand += answer
+        if replies[owner].inReceive {
+            replies[owner].answer += answer
+            return false
+        }
+        guard slots[owner].subscription != nil else { return false }
+        owed[owner] += answer
+        return true
+    }
+
+    /// What is owed to input `index`'s upstream, to request of it.
+    @usableFromInline
+    mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
+        let answer = owed[index]
+        guard answer != .none else { return nil }
+        owed[index] = .none
+        guard let subscription = slots[index].subscription else { return nil }
+        return (subscription, answer)
+    }
+
+    /// What input `index`'s pending `receive(_:)` returns.
+    @inlinable
+    mutating func takeAnswer(at index: Int) -> Subscribers.Demand {
+        replies[index].take()
+    }
+
+    /// Lets go of input `index`'s subscription, which its subscriber's `cancel()` cancels.
+    @usableFromInline
+    mutating func detachUpstream(at index: Int) -> (any Subscription)? {
+        let held = slots[index].subscription
+        slots[index].subscription = nil
+        return held
+    }
+}
+
 /// `zip`'s engine (2, 3 and 4 inputs), following Apple's demand protocol for zip, which is not
 /// combineLatest's (``FanInCombineStateMachine``):
 /// - Each downstream request goes, as it is, to every upstream, whatever was asked before
@@ -69,58 +205,31 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     var storage = Storage()
 
-    /// Per input: its upstream's subscription and whether it has finished.
+    /// The inputs' subscriptions, completions and answers.
     @usableFromInline
-    var slots: ContiguousArray<FanInSlot>
-
-    /// Per input, what its pending `receive(_:)` returns.
-    @usableFromInline
-    var replies: ContiguousArray<ZipReply>
-
-    /// Per input, answers to tuples whose input's `receive(_:)` had already returned (tuples
-    /// completed from inside the subscriber), for the emitter to request from its upstream
-    /// outside the lock (``topUp(at:)``).
-    @usableFromInline
-    var owed: ContiguousArray<Subscribers.Demand>
-
-    /// Inputs that have not completed; while none has, no tuple can be the last.
-    @usableFromInline
-    var unfinished: Int
-
-    /// Everything the subscriber has requested so far, for an upstream whose subscription
-    /// arrives late.
-    @usableFromInline
-    var requested: Subscribers.Demand = .none
-
-    /// The subscriber's outstanding demand (requested, less what was delivered, plus its
-    /// answers), shown by the subscription's mirror; zip delivers without consulting it.
-    @usableFromInline
-    var demand: Subscribers.Demand = .none
-
-    /// The input whose tuple is being delivered, `-1` while no tuple is being delivered.
-    @usableFromInline
-    var delivering = -1
+    var inputs: ZipInputs
 
     /// A zip of `arity` inputs delivering into `box`, before any upstream has subscribed.
     @inlinable
     init(box: SubscriberBox<Downstream>, arity: Int) {
         emitter = EmitterState(box: box)
         _ = emitter.request(.unlimited)
-        slots = ContiguousArray(repeating: FanInSlot(), count: arity)
-        replies = ContiguousArray(repeating: ZipReply(), count: arity)
-        owed = ContiguousArray(repeating: .none, count: arity)
-        unfinished = arity
+        inputs = ZipInputs(arity: arity)
     }
 
     /// Never: every tuple's answer is routed under the lock after its delivery.
     @inlinable
     var fastEligible: Bool { false }
 
+    /// The subscriber's outstanding demand, for the mirror.
+    @inlinable
+    var demand: Subscribers.Demand { inputs.demand }
+
     /// Keeps input `index`'s subscription and asks it for everything requested so far; a
     /// second one, or one arriving after the end, is refused.
     @inlinable
     mutating func receive(subscription: any Subscription, at index: Int) -> FanInSubscriptionAction {
-        slots[index].attach(subscription, accepting: emitter.isOpen, grantingUpTo: requested)
+        inputs.receive(subscription: subscription, at: index, open: emitter.isOpen)
     }
 
     /// Stores a value of `input`; returns whether it was kept (the zip is open and the input has
@@ -128,7 +237,7 @@ where Downstream.Input == Storage.Output {
     @inlinable
     mutating func store<Input: FanInCombineInput>(_ value: Input.Value, into input: Input.Type) -> Bool
     where Input.Storage == Storage {
-        guard emitter.isOpen, !slots[Input.index].finished else { return false }
+        guard emitter.isOpen, !inputs.slots[Input.index].finished else { return false }
         Input.store(value, in: &storage)
         return true
     }
@@ -137,7 +246,7 @@ where Downstream.Input == Storage.Output {
     /// (delivered after the tuples) and returns the upstreams to cancel.
     @inlinable
     mutating func finishIfExhausted() -> Upstreams? {
-        guard unfinished < slots.count, isExhausted else { return nil }
+        guard inputs.unfinished < inputs.slots.count, isExhausted else { return nil }
         emitter.finish()
         return closeAll()
     }
@@ -146,7 +255,7 @@ where Downstream.Input == Storage.Output {
     /// thread delivers it, or waits for its delivery).
     @inlinable
     mutating func awaitAnswer(at index: Int) {
-        replies[index].inReceive = true
+        inputs.awaitAnswer(at: index)
     }
 
     /// Input `index` completed: a failure ends the zip at once, a finish only when the input has
@@ -156,16 +265,16 @@ where Downstream.Input == Storage.Output {
     mutating func receive(
         completion: Subscribers.Completion<Downstream.Failure>, at index: Int
     ) -> (decided: Bool, cancel: Upstreams?) {
-        guard emitter.isOpen, !slots[index].finished else { return (false, nil) }
-        unfinished -= 1
+        guard emitter.isOpen, !inputs.slots[index].finished else { return (false, nil) }
         switch completion {
         case .failure(let error):
+            inputs.complete(at: index, failed: true)
             emitter.fail(error)
             // Every upstream is cancelled, the failed one too, in declaration order, and then
             // the failure is delivered: Apple's order.
             return (true, closeAll())
         case .finished:
-            _ = slots[index].close()
+            inputs.complete(at: index, failed: false)
             guard isExhausted else { return (false, nil) }
             emitter.finish()
             return (true, closeAll())
@@ -175,62 +284,34 @@ where Downstream.Input == Storage.Output {
     /// The emitter is about to deliver the tuple input `index` completed.
     @inlinable
     mutating func willDeliver(tag index: Int) {
-        delivering = index
+        inputs.delivering = index
     }
 
-    /// After a tuple was delivered: routes the subscriber's answer to the tuple's input (its
-    /// pending `receive(_:)`, or ``owed``). Returns whether something is owed to an upstream.
+    /// After a tuple was delivered: routes the subscriber's answer to the tuple's input.
+    /// Returns whether something is owed to an upstream.
     @inlinable
     mutating func delivered(additional answer: Subscribers.Demand) -> Bool {
-        let owner = delivering
-        guard owner >= 0 else { return false }
-        delivering = -1
-        demand -= 1
-        guard answer != .none else { return false }
-        demand += answer
-        if replies[owner].inReceive {
-            replies[owner].answer += answer
-            return false
-        }
-        guard slots[owner].subscription != nil else { return false }
-        owed[owner] += answer
-        return true
+        inputs.delivered(additional: answer)
     }
 
     /// What is owed to input `index`'s upstream, to request of it.
     @inlinable
     mutating func topUp(at index: Int) -> (any Subscription, Subscribers.Demand)? {
-        let answer = owed[index]
-        guard answer != .none else { return nil }
-        owed[index] = .none
-        guard let subscription = slots[index].subscription else { return nil }
-        return (subscription, answer)
+        inputs.topUp(at: index)
     }
 
     /// What input `index`'s pending `receive(_:)` returns, once the tuple it completed (and, if
     /// its thread emitted, every tuple after it) has been delivered.
     @inlinable
     mutating func takeAnswer(at index: Int) -> Subscribers.Demand {
-        replies[index].take()
+        inputs.takeAnswer(at: index)
     }
 
     /// Records a downstream request and returns the upstreams to pass it to, as it is.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Upstreams {
-        var targets = Upstreams()
-        guard emitter.isOpen else { return targets }
-        demand += more
-        requested += more
-        // An upstream whose subscription has not arrived is asked for `requested` when it does.
-        for index in slots.indices where !slots[index].finished {
-            guard let subscription = slots[index].subscription else { continue }
-            if index == delivering, replies[index].inReceive {
-                replies[index].answer += more
-            } else {
-                targets.append(subscription)
-            }
-        }
-        return targets
+        guard emitter.isOpen else { return Upstreams() }
+        return inputs.request(more)
     }
 
     /// The subscriber cancelled: returns every upstream still running, to cancel.
@@ -243,29 +324,27 @@ where Downstream.Input == Storage.Output {
     /// The subscription of input `index`, for a request made on that input's subscriber.
     @inlinable
     func upstream(at index: Int) -> (any Subscription)? {
-        slots[index].subscription
+        inputs.slots[index].subscription
     }
 
     /// Lets go of input `index`'s subscription, which its subscriber's `cancel()` cancels; the
     /// zip itself goes on.
     @inlinable
     mutating func detachUpstream(at index: Int) -> (any Subscription)? {
-        let held = slots[index].subscription
-        slots[index].subscription = nil
-        return held
+        inputs.detachUpstream(at: index)
     }
 
     /// Whether an input has finished with nothing left to pair, so no tuple can follow.
     @inlinable
     var isExhausted: Bool {
-        storage.isExhausted(arity: slots.count, unfinished: unfinished) { slots[$0].finished }
+        storage.isExhausted(arity: inputs.slots.count, unfinished: inputs.unfinished) { inputs.slots[$0].finished }
     }
 
     /// Ends every input and drops the stored values; returns the subscriptions to cancel.
     @inlinable
     mutating func closeAll() -> Upstreams {
         storage.removeAll()
-        return slots.closeAll()
+        return inputs.closeAll()
     }
 }
 
