@@ -24,7 +24,7 @@ extension Publishers {
         public final let upstream: Upstream
 
         @usableFromInline
-        let state = LockedState(StateMachine())
+        let state = LockedState(AutoconnectStateMachine())
 
         /// Makes a publisher that connects `upstream` when first subscribed to.
         @inlinable
@@ -80,100 +80,101 @@ extension ConnectablePublisher {
     }
 }
 
-extension Publishers.Autoconnect {
-    /// The connection's state as a pure value: how many subscribers are attached and whether
-    /// the upstream is connected.
-    ///
-    /// It follows Apple's rules: subscribers that attach while connected are counted; every
-    /// cancel uncounts one, and the one that leaves none disconnects; a subscriber that attaches
-    /// from inside the attach of the subscriber that is connecting (its `receive(subscription:)`)
-    /// connects again, nested, and the outer connection, recorded last, replaces the nested one,
-    /// counted once (spec §5). Two things Apple leaves behind are not copied (spec §2b): the
-    /// replaced connection is cancelled rather than dropped, and a subscriber that cancels while
-    /// its own connection is being made is counted out of it, so that `connect()` returning into
-    /// an empty count disconnects at once rather than staying connected for nobody. A subscriber
-    /// that attaches from another thread while a connection is being made joins it instead of
-    /// connecting a second time.
+/// The state of an `autoconnect`'s connection as a pure value: how many subscribers are
+/// attached and whether the upstream is connected. Free of the publisher's types, so that its
+/// transitions are compiled once, in the library.
+///
+/// It follows Apple's rules: subscribers that attach while connected are counted; every
+/// cancel uncounts one, and the one that leaves none disconnects; a subscriber that attaches
+/// from inside the attach of the subscriber that is connecting (its `receive(subscription:)`)
+/// connects again, nested, and the outer connection, recorded last, replaces the nested one,
+/// counted once (spec §5). Two things Apple leaves behind are not copied (spec §2b): the
+/// replaced connection is cancelled rather than dropped, and a subscriber that cancels while
+/// its own connection is being made is counted out of it, so that `connect()` returning into
+/// an empty count disconnects at once rather than staying connected for nobody. A subscriber
+/// that attaches from another thread while a connection is being made joins it instead of
+/// connecting a second time.
+@usableFromInline
+struct AutoconnectStateMachine {
     @usableFromInline
-    struct StateMachine {
-        @usableFromInline
-        enum Connection {
-            case disconnected
-            /// `connect()` is running on the thread `thread`; `subscribers` have attached to this
-            /// connection since it started (its own subscriber included), less those that
-            /// cancelled.
-            case connecting(thread: UInt, subscribers: Int)
-            case connected(subscribers: Int, any Cancellable)
-        }
+    enum Connection {
+        case disconnected
+        /// `connect()` is running on the thread `thread`; `subscribers` have attached to this
+        /// connection since it started (its own subscriber included), less those that
+        /// cancelled.
+        case connecting(thread: UInt, subscribers: Int)
+        case connected(subscribers: Int, any Cancellable)
+    }
 
-        @usableFromInline var connection: Connection = .disconnected
+    @usableFromInline var connection: Connection = .disconnected
 
-        @inlinable
-        init() {}
+    @usableFromInline
+    init() {}
 
-        /// A subscriber attached on the thread `thread`: whether the caller must connect.
-        @inlinable
-        mutating func subscriberAdded(on thread: UInt) -> Bool {
-            switch connection {
-            case .disconnected:
-                connection = .connecting(thread: thread, subscribers: 1)
-                return true
-            case .connecting(let connecting, let subscribers):
-                // Nested in the connecting subscriber's attach, Apple's parent connects again;
-                // from another thread, the subscriber joins the connection under way.
-                if connecting == thread { return true }
-                connection = .connecting(thread: connecting, subscribers: subscribers + 1)
-                return false
-            case .connected(let subscribers, let cancellable):
-                connection = .connected(subscribers: subscribers + 1, cancellable)
-                return false
-            }
-        }
-
-        /// `connect()` returned `cancellable`: the connection the caller must cancel, if one is
-        /// no longer wanted (this one, if every subscriber it was made for cancelled meanwhile, or
-        /// the nested one it replaces).
-        @inlinable
-        mutating func connectionMade(_ cancellable: any Cancellable) -> (any Cancellable)? {
-            switch connection {
-            case .connecting(_, let subscribers):
-                guard subscribers > 0 else {
-                    connection = .disconnected
-                    return cancellable
-                }
-                connection = .connected(subscribers: subscribers, cancellable)
-                return nil
-            case .connected(let subscribers, let replaced):
-                connection = .connected(subscribers: subscribers, cancellable)
-                return replaced
-            case .disconnected:
-                // A nested connection was recorded and then disconnected by a cancel: as Apple's,
-                // the outer one is kept for the subscriber still attached.
-                connection = .connected(subscribers: 1, cancellable)
-                return nil
-            }
-        }
-
-        /// A subscriber cancelled: the connection to cancel if it was the last one.
-        @inlinable
-        mutating func subscriberRemoved() -> (any Cancellable)? {
-            switch connection {
-            case .disconnected:
-                return nil
-            case .connecting(let thread, let subscribers):
-                connection = .connecting(thread: thread, subscribers: subscribers - 1)
-                return nil
-            case .connected(let subscribers, let cancellable):
-                guard subscribers <= 1 else {
-                    connection = .connected(subscribers: subscribers - 1, cancellable)
-                    return nil
-                }
-                connection = .disconnected
-                return cancellable
-            }
+    /// A subscriber attached on the thread `thread`: whether the caller must connect.
+    @usableFromInline
+    mutating func subscriberAdded(on thread: UInt) -> Bool {
+        switch connection {
+        case .disconnected:
+            connection = .connecting(thread: thread, subscribers: 1)
+            return true
+        case .connecting(let connecting, let subscribers):
+            // Nested in the connecting subscriber's attach, Apple's parent connects again;
+            // from another thread, the subscriber joins the connection under way.
+            if connecting == thread { return true }
+            connection = .connecting(thread: connecting, subscribers: subscribers + 1)
+            return false
+        case .connected(let subscribers, let cancellable):
+            connection = .connected(subscribers: subscribers + 1, cancellable)
+            return false
         }
     }
 
+    /// `connect()` returned `cancellable`: the connection the caller must cancel, if one is
+    /// no longer wanted (this one, if every subscriber it was made for cancelled meanwhile, or
+    /// the nested one it replaces).
+    @usableFromInline
+    mutating func connectionMade(_ cancellable: any Cancellable) -> (any Cancellable)? {
+        switch connection {
+        case .connecting(_, let subscribers):
+            guard subscribers > 0 else {
+                connection = .disconnected
+                return cancellable
+            }
+            connection = .connected(subscribers: subscribers, cancellable)
+            return nil
+        case .connected(let subscribers, let replaced):
+            connection = .connected(subscribers: subscribers, cancellable)
+            return replaced
+        case .disconnected:
+            // A nested connection was recorded and then disconnected by a cancel: as Apple's,
+            // the outer one is kept for the subscriber still attached.
+            connection = .connected(subscribers: 1, cancellable)
+            return nil
+        }
+    }
+
+    /// A subscriber cancelled: the connection to cancel if it was the last one.
+    @usableFromInline
+    mutating func subscriberRemoved() -> (any Cancellable)? {
+        switch connection {
+        case .disconnected:
+            return nil
+        case .connecting(let thread, let subscribers):
+            connection = .connecting(thread: thread, subscribers: subscribers - 1)
+            return nil
+        case .connected(let subscribers, let cancellable):
+            guard subscribers <= 1 else {
+                connection = .connected(subscribers: subscribers - 1, cancellable)
+                return nil
+            }
+            connection = .disconnected
+            return cancellable
+        }
+    }
+}
+
+extension Publishers.Autoconnect {
     /// One subscriber's stage, attached to the upstream: it forwards every event as it comes,
     /// with no state of its own, and hands the subscriber a ``Link`` in place of each upstream
     /// subscription.
