@@ -109,6 +109,9 @@ enum MulticastInnerPhase {
 }
 
 extension Publishers.Multicast {
+    /// Where a subscriber's stage stands with the subject.
+    @usableFromInline
+    typealias InnerPhase = MulticastInnerPhase
 
     /// One subscriber's stage between the subject and the subscriber. As Apple's, it returns
     /// `.none` for every value and asks the subject's subscription for the subscriber's answer,
@@ -137,7 +140,7 @@ extension Publishers.Multicast {
         @usableFromInline typealias Failure = Upstream.Failure
 
         /// The phase, and with it the subject's subscription; guarded by the mutex.
-        @usableFromInline let state = LockedState(MulticastInnerPhase.awaitingSubscription)
+        @usableFromInline let state = LockedState(InnerPhase.awaitingSubscription)
 
         /// Bit 0: open. The rest: twice the number of deliveries under way.
         @usableFromInline let gate = Atomic<Int>(0)
