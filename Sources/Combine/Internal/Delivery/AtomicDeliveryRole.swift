@@ -1,15 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The *deliverer* role that serialises the calls into one subscriber when several threads (or a
 /// subscriber's own re-entrant calls) produce work for it, without holding a lock while calling
 /// out, kept in an atomic word so that an uncontended delivery can take it without the owner's
@@ -247,13 +237,4 @@ struct AtomicDeliveryRole: ~Copyable {
     func storeLocked(_ newWord: UInt) {
         word.store(newWord, ordering: .releasing)
     }
-}
-
-/// Lets another thread finish the few instructions a waiter waits for (a copy of a value, the
-/// store that ends a frozen word).
-@usableFromInline
-func spinBriefly() {
-    #if canImport(Glibc) || canImport(Musl) || canImport(Bionic) || canImport(Darwin)
-    sched_yield()
-    #endif
 }

@@ -28,3 +28,12 @@ func currentThreadToken() -> UInt {
     return UInt(bitPattern: pthread_self()) & ~7
     #endif
 }
+
+/// Lets another thread finish the few instructions a waiter waits for (a copy of a value, the
+/// store that ends a frozen word).
+@usableFromInline
+func spinBriefly() {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Bionic) || canImport(Darwin)
+    sched_yield()
+    #endif
+}
