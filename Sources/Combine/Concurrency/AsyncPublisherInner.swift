@@ -180,9 +180,9 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             for continuation in waiting { continuation.resume(returning: Delivery(.success(nil))) }
         case .violation:
             // Apple's Combine traps here too: every value must answer a `next()`.
-            // `fatalError`, not `precondition`, so the message survives optimised builds.
-            fatalError(
-                "Combine API misuse: AsyncPublisher received a value while no call of its iterator's next() was waiting for one")
+            APIViolation.misuse(
+                "AsyncPublisher received a value while no call of its iterator's next() was waiting for one",
+                file: #fileID, line: #line)
         case .ignore:
             break
         }

@@ -4,19 +4,24 @@
 /// debugging a crash in production learns which rule was broken.
 @usableFromInline
 enum APIViolation {
+    /// The one trap every misuse message goes through: `Combine API misuse: ` and the rule.
+    @usableFromInline
+    @inline(never)
+    static func misuse(_ message: String, file: StaticString, line: UInt) -> Never {
+        fatalError("Combine API misuse: \(message)", file: file, line: line)
+    }
+
     @usableFromInline
     @inline(never)
     static func negativeDemand(_ value: Int, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError(
-            "Combine API misuse: Subscribers.Demand.max(\(value)): a demand cannot be negative.",
-            file: file, line: line)
+        misuse("Subscribers.Demand.max(\(value)): a demand cannot be negative.", file: file, line: line)
     }
 
     @usableFromInline
     @inline(never)
     static func zeroDemand(_ api: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError(
-            "Combine API misuse: \(api) was called with a demand of .none (max(0)); a subscriber must request at least one value.",
+        misuse(
+            "\(api) was called with a demand of .none (max(0)); a subscriber must request at least one value.",
             file: file, line: line)
     }
 

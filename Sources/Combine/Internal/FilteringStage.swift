@@ -30,11 +30,9 @@ enum FilteringOutcome {
 ///
 /// Only ever touched from the upstream's (serialised) `receive` calls.
 @usableFromInline
-protocol FilteringStrategy {
+protocol FilteringStrategy: FailureConverting {
     associatedtype Input
     associatedtype Output
-    associatedtype UpstreamFailure: Error
-    associatedtype Failure: Error
 
     /// Apple's name for the operator, used as the subscription's `description`.
     static var operatorName: String { get }
@@ -52,9 +50,6 @@ protocol FilteringStrategy {
 
     /// The error behind a `.failure` outcome.
     mutating func takeFailure() -> Failure
-
-    /// Converts an upstream failure to the operator's failure type.
-    static func convert(_ failure: UpstreamFailure) -> Failure
 
     /// Whether a value, a completion or a request that arrives before the upstream's
     /// subscription stops the process, as Apple's filter-like family does (`tryFilter`,
@@ -146,15 +141,6 @@ extension FilterLikeStrategy {
     func mirrorChildren(downstream: Any, status: Any) -> [(label: String?, value: Any)] { [("downstream", downstream)] }
 }
 
-extension FilteringStrategy where Failure == UpstreamFailure {
-    @inlinable
-    static func convert(_ failure: UpstreamFailure) -> Failure { failure }
-}
-
-extension FilteringStrategy where Failure == any Error {
-    @inlinable
-    static func convert(_ failure: UpstreamFailure) -> Failure { failure }
-}
 
 extension APIViolation {
     /// An upstream broke the contract by sending an event before its subscription, to an
@@ -162,7 +148,7 @@ extension APIViolation {
     @usableFromInline
     @inline(never)
     static func eventBeforeSubscription(_ operatorName: String, _ event: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError("Combine API misuse: \(operatorName) received \(event) before its subscription", file: file, line: line)
+        misuse("\(operatorName) received \(event) before its subscription", file: file, line: line)
     }
 }
 

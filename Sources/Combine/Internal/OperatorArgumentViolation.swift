@@ -5,6 +5,6 @@ extension APIViolation {
     @usableFromInline
     @inline(never)
     static func invalidOperatorArgument(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError("Combine API misuse: \(message)", file: file, line: line)
+        misuse(message, file: file, line: line)
     }
 }

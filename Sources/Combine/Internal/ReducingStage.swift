@@ -34,11 +34,9 @@ enum ReducingOutcome {
 /// A strategy is only ever touched from the upstream's (serialised) `receive` calls, so it needs no
 /// lock of its own.
 @usableFromInline
-protocol ReducingStrategy {
+protocol ReducingStrategy: FailureConverting {
     associatedtype Input
     associatedtype Output
-    associatedtype UpstreamFailure: Error
-    associatedtype Failure: Error
 
     /// Apple's name for the operator, used as the subscription's `description`.
     static var operatorName: String { get }
@@ -52,9 +50,6 @@ protocol ReducingStrategy {
 
     /// The error behind a `.failure` outcome.
     mutating func takeFailure() -> Failure
-
-    /// Converts an upstream failure to the operator's failure type.
-    static func convert(_ failure: UpstreamFailure) -> Failure
 
     /// The running result and the starting value as the stage's mirror shows them (Apple's
     /// children `result` and `initial`); `nil` where the operator has none.
@@ -84,15 +79,6 @@ extension ReducingStrategy {
     }
 }
 
-extension ReducingStrategy where Failure == UpstreamFailure {
-    @inlinable
-    static func convert(_ failure: UpstreamFailure) -> Failure { failure }
-}
-
-extension ReducingStrategy where Failure == any Error {
-    @inlinable
-    static func convert(_ failure: UpstreamFailure) -> Failure { failure }
-}
 
 /// The guarded part of a ``ReducingStage``.
 @usableFromInline

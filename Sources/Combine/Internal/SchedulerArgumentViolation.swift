@@ -5,7 +5,7 @@ extension APIViolation {
     @usableFromInline
     @inline(never)
     static func invalidSchedulerArgument(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError("Combine API misuse: \(message)", file: file, line: line)
+        misuse(message, file: file, line: line)
     }
 
     /// Traps when arithmetic on a scheduler's `Stride` overflows its integer count, naming the
@@ -14,8 +14,6 @@ extension APIViolation {
     @inline(never)
     static func strideOverflow(_ type: String, _ operation: String, _ lhs: Int, _ rhs: Int,
                                file: StaticString = #fileID, line: UInt = #line) -> Never {
-        fatalError(
-            "Combine API misuse: \(type) \(operation): \(lhs) \(operation) \(rhs) overflows the stride's Int count.",
-            file: file, line: line)
+        misuse("\(type) \(operation): \(lhs) \(operation) \(rhs) overflows the stride's Int count.", file: file, line: line)
     }
 }

@@ -7,6 +7,6 @@ extension APIViolation {
     static func upstreamContract(
         _ operatorName: String, _ rule: String, file: StaticString = #fileID, line: UInt = #line
     ) -> Never {
-        fatalError("Combine API misuse: \(operatorName) \(rule)", file: file, line: line)
+        misuse("\(operatorName) \(rule)", file: file, line: line)
     }
 }
