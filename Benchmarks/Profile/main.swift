@@ -146,6 +146,8 @@ func run(_ workload: String, _ count: Int) {
             let cancellable = subject.sink { blackHole($0) }
             cancellable.cancel()
         }
+    case "6a-own-function":
+        subscribeCancelChurnInOwnFunction(count)
     case "6b":
         var sum = 0
         for value in 0..<count {
@@ -461,3 +463,19 @@ func plainObservationLoop(_ count: Int) {
     }
     blackHole(loop.sum)
 }
+
+/// Row 6a in a function of its own, as the benchmark harness compiles it: `sink` is inlined into
+/// the loop and the `AnyCancellable` it returns lives on the stack (two allocations per
+/// subscription; inside `run(_:_:)`, `sink` stays out of line and the cancellable is a third).
+@inline(never)
+func subscribeCancelChurnInOwnFunction(_ count: Int) {
+    let subject = PassthroughSubject<Int, Never>()
+    for _ in 0..<count {
+        let cancellable = subject.sink { opaqueUse($0) }
+        cancellable.cancel()
+    }
+}
+
+/// Uses a value where the optimiser cannot see, as the harness's `blackHole` does.
+@inline(never)
+func opaqueUse(_ value: some Any) {}

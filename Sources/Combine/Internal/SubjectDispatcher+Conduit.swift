@@ -116,7 +116,11 @@ extension SubjectDispatcher {
     }
 
     /// Subscribes `subscriber` to the subject `parent` (see ``attach(_:_:parent:)``).
-    @inlinable
+    ///
+    /// Specialised for each subscriber type but never inlined: inlined, it made `sink` too large
+    /// to inline into its caller, whose `AnyCancellable` then had to be allocated on the heap (a
+    /// third allocation per subscription where two suffice).
+    @inlinable @inline(never)
     func subscribe<S: Subscriber>(_ subscriber: S, parent: AnyObject) where S.Input == Output, S.Failure == Failure {
         attach(makeConduit(for: subscriber), subscriber, parent: parent)
     }
