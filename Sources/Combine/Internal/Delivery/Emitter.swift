@@ -371,7 +371,7 @@ class DeliveryEmitter<Machine: EmitterMachine> {
     /// role.
     @inlinable
     final func settleLocked(_ machine: inout Machine) -> Step {
-        if role.settleLocked(take: machine.emitter.hasWork, keepingLockFreeTakersOut: !machine.fastEligible) {
+        if role.settleLocked(take: inPlace(&machine.emitter) { $0.hasWork }, keepingLockFreeTakersOut: !machine.fastEligible) {
             return nextLocked(&machine)
         }
         return .idle
@@ -511,8 +511,9 @@ class DeliveryEmitter<Machine: EmitterMachine> {
             takeLocked(&machine)
             return true
         }
-        let queued = DeliveryTickets.Ticket(
-            position: machine.emitter.tickets.entered &- 1, turn: machine.emitter.tickets.turnsEnded)
+        let queued = inPlace(&machine.emitter) {
+            DeliveryTickets.Ticket(position: $0.tickets.entered &- 1, turn: $0.tickets.turnsEnded)
+        }
         step = settleLocked(&machine)
         if case .idle = step, anotherThreadEmitsLocked() { ticket = queued }
         return false
@@ -531,7 +532,7 @@ class DeliveryEmitter<Machine: EmitterMachine> {
     /// another thread emits, says what to wait for (``EmitterState/completionTicket``).
     @inlinable
     final func settleAfterCompletionLocked(_ machine: inout Machine) -> (Step, DeliveryTickets.Ticket?) {
-        let ticket = machine.emitter.completionTicket
+        let ticket = inPlace(&machine.emitter) { $0.completionTicket }
         let step = settleLocked(&machine)
         if case .idle = step, anotherThreadEmitsLocked() { return (step, ticket) }
         return (step, nil)
@@ -590,4 +591,14 @@ extension DeliveryEmitter where Machine: FanInMachine {
     final func receive(subscription: any Subscription, at index: Int) {
         state.withLock { $0.receive(subscription: subscription, at: index) }.perform()
     }
+}
+
+/// Reads `value` through an `inout` access. For a requirement such as
+/// ``EmitterMachine/emitter``, witnessed by a stored property, the access reaches the stored
+/// value in place, where a plain read calls the getter, which copies the whole ``EmitterState``
+/// (its box, queue and tickets) first. Optimised builds remove the copy either way; users' debug
+/// builds do not, and these reads run on every delivery that goes through the mutex.
+@inlinable @inline(__always)
+func inPlace<Value, Result>(_ value: inout Value, _ read: (inout Value) -> Result) -> Result {
+    read(&value)
 }
