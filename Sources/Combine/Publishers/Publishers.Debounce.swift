@@ -268,11 +268,7 @@ extension Publishers.Debounce {
                 options: options
             ) { [self] in timerEnded(generation) }
             var arrival = state.withLock { $0.received(input, generation: generation, timer: token, thread: currentThreadToken()) }
-            if let (downstream, value) = arrival.emission {
-                arrival.emission = nil
-                let more = downstream.receive(value)
-                if more > .none { state.withLock { $0.demand += more } }
-            }
+            if let (downstream, value) = arrival.emission.take() { publish(value, to: downstream) }
             // The previous timer is cancelled once the new one exists, and released.
             arrival.replaced?.cancel()
             arrival.emitted?.cancel()
@@ -287,6 +283,13 @@ extension Publishers.Debounce {
             token?.cancel()
             withExtendedLifetime(token) {}
             guard let (downstream, value) = delivery else { return }
+            publish(value, to: downstream)
+        }
+
+        /// Hands a value whose quiet window has passed to the subscriber and adds what it asks
+        /// for to the demand.
+        @inlinable
+        func publish(_ value: Output, to downstream: Downstream) {
             let more = downstream.receive(value)
             if more > .none { state.withLock { $0.demand += more } }
         }
