@@ -56,6 +56,10 @@ struct DeliveryTickets {
         return ticket
     }
 
+    /// The ticket of the value that entered last: for a sender whose value was queued.
+    @inlinable
+    var lastEntered: Ticket { Ticket(position: entered &- 1, turn: turnsEnded) }
+
     /// A ticket that is settled when the current turn ends: for a completion, which the
     /// deliverer sends after the values queued before it, at the end of its turn.
     @inlinable

@@ -174,7 +174,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     @inlinable
     var completionTicket: DeliveryTickets.Ticket {
         pendingCompletion == nil
-            ? DeliveryTickets.Ticket(position: tickets.entered &- 1, turn: tickets.turnsEnded)
+            ? tickets.lastEntered
             : tickets.endOfTurn
     }
 }
@@ -511,9 +511,7 @@ class DeliveryEmitter<Machine: EmitterMachine> {
             takeLocked(&machine)
             return true
         }
-        let queued = inPlace(&machine.emitter) {
-            DeliveryTickets.Ticket(position: $0.tickets.entered &- 1, turn: $0.tickets.turnsEnded)
-        }
+        let queued = inPlace(&machine.emitter) { $0.tickets.lastEntered }
         step = settleLocked(&machine)
         if case .idle = step, anotherThreadEmitsLocked() { ticket = queued }
         return false

@@ -222,8 +222,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
                 role.storeLocked(AtomicDeliveryRole.heldByCurrentThread() | AtomicDeliveryRole.attentionFlag)
                 return (decision, .idle, nil)
             case .queued:
-                let ticket = DeliveryTickets.Ticket(
-                    position: machine.tickets.entered &- 1, turn: machine.tickets.turnsEnded)
+                let ticket = machine.tickets.lastEntered
                 let step = settleLocked(&machine)
                 if case .idle = step, anotherThreadEmitsLocked() { return (decision, step, ticket) }
                 return (decision, step, nil)
