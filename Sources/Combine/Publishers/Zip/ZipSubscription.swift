@@ -113,7 +113,8 @@ struct ZipInputs {
         slots.closeAll()
     }
 
-    /// Input `index`'s pending `receive(_:)` returns the answer to the tuple it completed.
+    /// Input `index`'s pending `receive(_:)` returns the answer to the tuple it completed (its
+    /// thread delivers it, or waits for its delivery).
     @inlinable
     mutating func awaitAnswer(at index: Int) {
         replies[index].inReceive = true
@@ -148,7 +149,8 @@ struct ZipInputs {
         return (subscription, answer)
     }
 
-    /// What input `index`'s pending `receive(_:)` returns.
+    /// What input `index`'s pending `receive(_:)` returns, once the tuple it completed (and, if
+    /// its thread emitted, every tuple after it) has been delivered.
     @inlinable
     mutating func takeAnswer(at index: Int) -> Subscribers.Demand {
         replies[index].take()
@@ -157,9 +159,7 @@ struct ZipInputs {
     /// Lets go of input `index`'s subscription, which its subscriber's `cancel()` cancels.
     @usableFromInline
     mutating func detachUpstream(at index: Int) -> (any Subscription)? {
-        let held = slots[index].subscription
-        slots[index].subscription = nil
-        return held
+        slots[index].subscription.take()
     }
 }
 
@@ -251,13 +251,6 @@ where Downstream.Input == Storage.Output {
         return closeAll()
     }
 
-    /// Input `index`'s pending `receive(_:)` returns the answer to the tuple it completed (its
-    /// thread delivers it, or waits for its delivery).
-    @inlinable
-    mutating func awaitAnswer(at index: Int) {
-        inputs.awaitAnswer(at: index)
-    }
-
     /// Input `index` completed: a failure ends the zip at once, a finish only when the input has
     /// no value left to pair. Returns whether the emitter must settle (a completion was decided),
     /// and the upstreams to cancel first.
@@ -300,13 +293,6 @@ where Downstream.Input == Storage.Output {
         inputs.topUp(at: index)
     }
 
-    /// What input `index`'s pending `receive(_:)` returns, once the tuple it completed (and, if
-    /// its thread emitted, every tuple after it) has been delivered.
-    @inlinable
-    mutating func takeAnswer(at index: Int) -> Subscribers.Demand {
-        inputs.takeAnswer(at: index)
-    }
-
     /// Records a downstream request and returns the upstreams to pass it to, as it is.
     @inlinable
     mutating func request(_ more: Subscribers.Demand) -> Upstreams {
@@ -319,19 +305,6 @@ where Downstream.Input == Storage.Output {
     mutating func cancel() -> Upstreams {
         emitter.cancel()
         return closeAll()
-    }
-
-    /// The subscription of input `index`, for a request made on that input's subscriber.
-    @inlinable
-    func upstream(at index: Int) -> (any Subscription)? {
-        inputs.slots[index].subscription
-    }
-
-    /// Lets go of input `index`'s subscription, which its subscriber's `cancel()` cancels; the
-    /// zip itself goes on.
-    @inlinable
-    mutating func detachUpstream(at index: Int) -> (any Subscription)? {
-        inputs.detachUpstream(at: index)
     }
 
     /// Whether an input has finished with nothing left to pair, so no tuple can follow.
@@ -426,17 +399,17 @@ where Downstream.Input == Storage.Output {
             if acceptLocked(output, tag: index, &machine, step: &step, ticket: &ticket) {
                 // The common case: nobody delivers, so this thread delivers its own tuple at once.
                 machine.willDeliver(tag: index)
-                machine.awaitAnswer(at: index)
+                machine.inputs.awaitAnswer(at: index)
                 turn = .deliver(output)
             } else if case .idle = step {
                 // From inside the subscriber, the tuple is delivered after the call in progress:
                 // this send returns `.none` at once, and the tuple's answer goes to the input's
                 // pending `receive(_:)` if an outer call of the same input is still inside one,
                 // else to its upstream as a request.
-                if ticket != nil { machine.awaitAnswer(at: index) }
+                if ticket != nil { machine.inputs.awaitAnswer(at: index) }
                 turn = ticket == nil ? .none : .wait
             } else {
-                machine.awaitAnswer(at: index)
+                machine.inputs.awaitAnswer(at: index)
                 turn = .emit
             }
             cancel = machine.finishIfExhausted()
@@ -453,18 +426,18 @@ where Downstream.Input == Storage.Output {
             let (next, reply) = state.withLock { machine -> (Step, Subscribers.Demand?) in
                 _ = machine.delivered(additional: answer)
                 let next = nextLocked(&machine)
-                if case .idle = next { return (next, machine.takeAnswer(at: index)) }
+                if case .idle = next { return (next, machine.inputs.takeAnswer(at: index)) }
                 return (next, nil)
             }
             if let reply { return reply }
             emit(next)
-            return state.withLock { $0.takeAnswer(at: index) }
+            return state.withLock { $0.inputs.takeAnswer(at: index) }
         case .emit:
             emit(step)
-            return state.withLock { $0.takeAnswer(at: index) }
+            return state.withLock { $0.inputs.takeAnswer(at: index) }
         case .wait:
             state.waitUntilSettled(ticket.unsafelyUnwrapped)
-            return state.withLock { $0.takeAnswer(at: index) }
+            return state.withLock { $0.inputs.takeAnswer(at: index) }
         }
     }
 
@@ -478,13 +451,13 @@ where Downstream.Input == Storage.Output {
     /// A request made on input `index`'s subscriber, passed to that input's upstream.
     @inlinable
     func requestUpstream(_ demand: Subscribers.Demand, at index: Int) {
-        state.withLock { $0.upstream(at: index) }?.request(demand)
+        state.withLock { $0.inputs.slots[index].subscription }?.request(demand)
     }
 
     /// A cancel made on input `index`'s subscriber: that input's upstream is cancelled.
     @inlinable
     func cancelUpstream(at index: Int) {
-        state.withLock { $0.detachUpstream(at: index) }?.cancel()
+        state.withLock { $0.inputs.detachUpstream(at: index) }?.cancel()
     }
 
     /// `"Zip"`, Apple's name for it.

@@ -32,12 +32,12 @@ struct ZipStateMachineTests {
 
     @Test func theAnswerGoesToTheInputThatAwaitsIt() {
         var (machine, _) = subscribed()
-        machine.awaitAnswer(at: 1)
+        machine.inputs.awaitAnswer(at: 1)
         machine.willDeliver(tag: 1)
         let owed = machine.delivered(additional: .max(3))
         #expect(!owed)
-        #expect(machine.takeAnswer(at: 1) == .max(3))
-        #expect(machine.takeAnswer(at: 1) == .none)
+        #expect(machine.inputs.takeAnswer(at: 1) == .max(3))
+        #expect(machine.inputs.takeAnswer(at: 1) == .none)
     }
 
     @Test func theAnswerToATupleWhoseSenderReturnedIsRequestedFromItsUpstream() {
@@ -59,12 +59,12 @@ struct ZipStateMachineTests {
 
     @Test func aRequestDuringATuplesDeliveryJoinsItsAnswer() {
         var (machine, upstreams) = subscribed()
-        machine.awaitAnswer(at: 0)
+        machine.inputs.awaitAnswer(at: 0)
         machine.willDeliver(tag: 0)
         let targets = machine.request(.max(1))
         #expect(targets.count == 1)
         #expect((targets.first as? RecordingSubscription) === upstreams[1])
         _ = machine.delivered(additional: .max(1))
-        #expect(machine.takeAnswer(at: 0) == .max(2))
+        #expect(machine.inputs.takeAnswer(at: 0) == .max(2))
     }
 }
