@@ -208,20 +208,7 @@ struct SubjectDispatcherTests {
     /// reaches it in order right after that call returns.
     @Test func valuesAndCompletionSentDuringAnOverlappingHandshakeArriveAfterIt() {
         let subject = PassthroughSubject<Int, Never>()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let cancellable = subject.sink { value in
-            if value == 1 {
-                entered.signal()
-                release.wait()
-            }
-        }
-        let sentOne = DispatchSemaphore(value: 0)
-        Thread {
-            subject.send(1)
-            sentOne.signal()
-        }.start()
-        entered.wait()
+        let (release, sentOne, cancellable) = deliveringOne(through: subject)
         // Another thread is delivering 1: this subscriber's handshake cannot take the role.
         let late = BlockingHandshakeSubscriber()
         let subscribed = DispatchSemaphore(value: 0)
@@ -247,20 +234,7 @@ struct SubjectDispatcherTests {
     /// ended first, is answered inside the request.
     @Test func currentValueAskedForWhileAnotherThreadDeliversArrivesOnce() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let cancellable = subject.sink { value in
-            if value == 1 {
-                entered.signal()
-                release.wait()
-            }
-        }
-        let sentOne = DispatchSemaphore(value: 0)
-        Thread {
-            subject.send(1)
-            sentOne.signal()
-        }.start()
-        entered.wait()
+        let (release, sentOne, cancellable) = deliveringOne(through: subject)
         let late = BlockingHandshakeSubscriber(waitsInHandshake: false)
         let subscribed = DispatchSemaphore(value: 0)
         Thread {
@@ -328,6 +302,30 @@ private final class HandshakeSendingSubscriber: Subscriber, @unchecked Sendable 
 
 /// Asks for unlimited values in `receive(subscription:)`, then (unless told otherwise) stays in
 /// that call until `finishHandshake` is signalled.
+/// Sends 1 through `subject` from another thread to a sink that holds on to it, and returns once
+/// that delivery is under way: `release` lets it end, `sentOne` is signalled when the send has
+/// returned, and `cancellable` is the sink's.
+private func deliveringOne<S: Subject & Sendable>(
+    through subject: S
+) -> (release: DispatchSemaphore, sentOne: DispatchSemaphore, cancellable: AnyCancellable)
+where S.Output == Int, S.Failure == Never {
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let cancellable = subject.sink { value in
+        if value == 1 {
+            entered.signal()
+            release.wait()
+        }
+    }
+    let sentOne = DispatchSemaphore(value: 0)
+    Thread {
+        subject.send(1)
+        sentOne.signal()
+    }.start()
+    entered.wait()
+    return (release, sentOne, cancellable)
+}
+
 private final class BlockingHandshakeSubscriber: Subscriber, @unchecked Sendable {
     typealias Input = Int
     typealias Failure = Never
