@@ -256,22 +256,15 @@ final class SubjectDispatcher<Output, Failure: Error>: SubjectDispatcherCore, @u
     @inlinable @inline(never)
     func sendReplacingCurrentLocked(_ value: Output, evenAfterCompletion: Bool) {
         var previous: Output?
-        withUnsafePointer(to: value) { pointer in
-            var nestedList = ContiguousArray<SubjectConduitCore>()
-            var ticket = DeliveryTickets.Ticket(position: 0, turn: 0)
-            let grant = state.withLock { state -> Grant? in
-                guard state.completion == nil else {
-                    if evenAfterCompletion {
-                        previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
-                    }
-                    return nil
+        sendLocked(value) { state in
+            guard state.completion == nil else {
+                if evenAfterCompletion {
+                    previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
                 }
-                previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
-                // Queued by address: `deliver` waits below until the job has run.
-                let job = SubjectJob(kind: .value, conduit: nil, value: UnsafeRawPointer(pointer))
-                return takeRoleOrQueueLocked(&state, job, nestedList: &nestedList, ticket: &ticket)
+                return false
             }
-            deliver(value, grant, nestedList, ticket)
+            previous = replaceCurrent(value, restoring: role.raiseLocked(AtomicDeliveryRole.writingFlag))
+            return true
         }
         withExtendedLifetime(previous) {}
     }
