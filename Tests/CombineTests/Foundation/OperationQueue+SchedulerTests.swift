@@ -89,7 +89,8 @@ struct OperationQueueSchedulerTests {
         let queue = RecordingOperationQueue()
         let runs = Locked(0)
         let start = Date()
-        queue.schedule(after: queue.now.advanced(by: .milliseconds(60))) { runs.increment() }
+        // Far enough ahead that a loaded machine cannot reach the date before `isReady` is read.
+        queue.schedule(after: queue.now.advanced(by: .milliseconds(400))) { runs.increment() }
         #expect(queue.calls.count == 1)
         #expect(queue.calls.first?.hasPrefix("addOperation(") == true)
         let operation = try #require(queue.operationsAdded.first)
@@ -98,7 +99,7 @@ struct OperationQueueSchedulerTests {
         #expect(!operation.isReady)
         #expect(runs.current == 0)
         operation.main()
-        #expect(Date().timeIntervalSince(start) >= 0.05)
+        #expect(Date().timeIntervalSince(start) >= 0.39)
         #expect(runs.current == 1)
         operation.main()
         #expect(runs.current == 1)
@@ -110,7 +111,9 @@ struct OperationQueueSchedulerTests {
     @Test func repeatingScheduleAddsOneOperationThatRepeats() async throws {
         let queue = RecordingOperationQueue()
         let runs = Locked(0)
-        let cancellable = queue.schedule(after: queue.now.advanced(by: .milliseconds(10)), interval: .milliseconds(10)) {
+        // The first date is far enough ahead that a loaded machine cannot reach it before
+        // `isReady` is read; the repeats then come every 10 ms.
+        let cancellable = queue.schedule(after: queue.now.advanced(by: .milliseconds(400)), interval: .milliseconds(10)) {
             runs.increment()
         }
         #expect(queue.calls.count == 1)
@@ -141,7 +144,7 @@ struct OperationQueueSchedulerTests {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let order = Locked<[String]>([])
-        queue.schedule(after: queue.now.advanced(by: .milliseconds(100))) { order.append("later") }
+        queue.schedule(after: queue.now.advanced(by: .milliseconds(500))) { order.append("later") }
         queue.schedule { order.append("now") }
         #expect(await eventually { order.current == ["now", "later"] })
     }
