@@ -16,6 +16,15 @@ enum Emission<Downstream: Subscriber, Tag> {
     case release(SubscriberBox<Downstream>)
 }
 
+/// Where an ``EmitterState`` stands: taking events, draining its queue towards a decided
+/// completion, or done.
+@usableFromInline
+enum EmitterPhase {
+    case open
+    case completing
+    case ended
+}
+
 /// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`,
 /// `switchToLatest`, `zip`): the subscriber's box, its demand, the values waiting for it (each with
 /// its `Tag`: `Void`, for flatMap the inner that sent it, for zip the input that completed the
@@ -40,9 +49,13 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     @usableFromInline
     var box: Box?
 
-    /// The subscriber cancelled, or its completion was handed to the emitter.
+    /// Open, completing (a completion is decided and waits for the queue), or ended (the
+    /// subscriber cancelled, or its completion was handed to the emitter). Kept apart from
+    /// ``pendingCompletion`` so that the checks made for every value read a plain enum: testing
+    /// an optional of a generic type looks up type metadata at run time in a debug build, several
+    /// times per value.
     @usableFromInline
-    var terminated = false
+    var phase = EmitterPhase.open
 
     /// Outstanding downstream demand, not yet spent on delivered values.
     @usableFromInline
@@ -52,7 +65,8 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     @usableFromInline
     var queue = DeliveryQueue<Queued>()
 
-    /// The completion to deliver once the queue has drained (a failure empties the queue).
+    /// The completion to deliver once the queue has drained (a failure empties the queue); set
+    /// only while ``phase`` is `completing`.
     @usableFromInline
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
 
@@ -65,9 +79,26 @@ struct EmitterState<Downstream: Subscriber, Tag> {
         self.box = box
     }
 
+    /// The subscriber cancelled, or its completion was handed to the emitter.
+    @inlinable
+    var terminated: Bool {
+        if case .ended = phase { return true }
+        return false
+    }
+
     /// Whether events are still accepted (not cancelled, no completion decided).
     @inlinable
-    var isOpen: Bool { !terminated && pendingCompletion == nil }
+    var isOpen: Bool {
+        if case .open = phase { return true }
+        return false
+    }
+
+    /// Whether a completion is decided and waits for the queued values.
+    @inlinable
+    var isCompleting: Bool {
+        if case .completing = phase { return true }
+        return false
+    }
 
     /// Whether a value may go to the subscriber with no bookkeeping: open, nothing queued, and
     /// unlimited demand (so there is nothing to count).
@@ -79,7 +110,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     var hasWork: Bool {
         if terminated { return box != nil }
         if !queue.isEmpty { return demand > 0 }
-        return pendingCompletion != nil
+        return isCompleting
     }
 
     /// Demand that no queued value is already waiting to spend.
@@ -116,9 +147,9 @@ struct EmitterState<Downstream: Subscriber, Tag> {
             demand -= 1
             return .value(queued.value, tag: queued.tag)
         }
-        if let completion = pendingCompletion, let box {
+        if isCompleting, let completion = pendingCompletion, let box {
             pendingCompletion = nil
-            terminated = true
+            phase = .ended
             self.box = nil
             return .completion(completion, box)
         }
@@ -147,6 +178,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     @inlinable
     mutating func finish() {
         guard isOpen else { return }
+        phase = .completing
         pendingCompletion = .finished
     }
 
@@ -156,13 +188,14 @@ struct EmitterState<Downstream: Subscriber, Tag> {
         guard isOpen else { return }
         queue.removeAll()
         tickets.markAllSettled()
+        phase = .completing
         pendingCompletion = .failure(error)
     }
 
     /// Cancels: nothing more is delivered; the box is released by ``next()``.
     @inlinable
     mutating func cancel() {
-        terminated = true
+        phase = .ended
         queue.removeAll()
         tickets.markAllSettled()
         pendingCompletion = nil
@@ -173,9 +206,9 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     /// decided the operator's own.
     @inlinable
     var completionTicket: DeliveryTickets.Ticket {
-        pendingCompletion == nil
-            ? tickets.lastEntered
-            : tickets.endOfTurn
+        isCompleting
+            ? tickets.endOfTurn
+            : tickets.lastEntered
     }
 }
 

@@ -160,7 +160,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
             let wasOpen = machine.isOpen
             let action = body(&machine)
             let step = settleLocked(&machine)
-            if case .idle = step, wasOpen, machine.emitter.pendingCompletion != nil, anotherThreadEmitsLocked() {
+            if case .idle = step, wasOpen, machine.emitter.isCompleting, anotherThreadEmitsLocked() {
                 return (action, step, machine.tickets.endOfTurn)
             }
             return (action, step, nil)
