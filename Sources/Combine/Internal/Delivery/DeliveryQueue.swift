@@ -11,21 +11,24 @@
 /// ring, and so pays neither its uniqueness check nor its bounds checks.
 @usableFromInline
 struct DeliveryQueue<Element> {
-    /// The oldest element; `nil` exactly when the queue is empty.
-    @usableFromInline
-    var front: Element?
+    // The fields whose size does not depend on `Element` come first: a debug build then finds
+    // `count` at a fixed offset instead of looking up the queue's type metadata.
 
-    /// The elements after `front`, oldest first, in a ring.
+    /// Number of elements held, `front` included.
     @usableFromInline
-    var storage: ContiguousArray<Element?>
+    var count: Int
 
     /// Index of the oldest ring element in `storage`.
     @usableFromInline
     var head: Int
 
-    /// Number of elements held, `front` included.
+    /// The elements after `front`, oldest first, in a ring.
     @usableFromInline
-    var count: Int
+    var storage: ContiguousArray<Element?>
+
+    /// The oldest element; `nil` exactly when the queue is empty.
+    @usableFromInline
+    var front: Element?
 
     @inlinable
     init() {

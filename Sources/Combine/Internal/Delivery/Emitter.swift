@@ -61,6 +61,13 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     @usableFromInline
     var demand: Subscribers.Demand = .none
 
+    /// Every queued value, counted for the senders that wait for its delivery.
+    @usableFromInline
+    var tickets = DeliveryTickets()
+
+    // The fields whose size depends on the subscriber's types come last, so that a debug build
+    // reaches the ones above at fixed offsets, without looking up this type's metadata.
+
     /// Values accepted from upstream and not yet delivered.
     @usableFromInline
     var queue = DeliveryQueue<Queued>()
@@ -69,10 +76,6 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     /// only while ``phase`` is `completing`.
     @usableFromInline
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
-
-    /// Every queued value, counted for the senders that wait for its delivery.
-    @usableFromInline
-    var tickets = DeliveryTickets()
 
     @inlinable
     init(box: Box) {
@@ -103,13 +106,17 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     /// Whether a value may go to the subscriber with no bookkeeping: open, nothing queued, and
     /// unlimited demand (so there is nothing to count).
     @inlinable
-    var flowsFreely: Bool { demand == .unlimited && queue.isEmpty && isOpen }
+    var flowsFreely: Bool {
+        // `queue.count`, a stored field, rather than `queue.isEmpty`: a debug build calls a
+        // method of the generic queue with the queue's element metadata, looked up each time.
+        demand == .unlimited && queue.count == 0 && isOpen
+    }
 
     /// Whether a thread that is not emitting should take the role and start ``next()``.
     @inlinable
     var hasWork: Bool {
         if terminated { return box != nil }
-        if !queue.isEmpty { return demand > 0 }
+        if queue.count != 0 { return demand > 0 }
         return isCompleting
     }
 
@@ -124,7 +131,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     /// without the lock).
     @inlinable
     mutating func deliverAtOnce(_ value: Input, tag: Tag, emitting: Bool) -> Bool {
-        if !emitting, queue.isEmpty, demand > 0 {
+        if !emitting, queue.count == 0, demand > 0 {
             demand -= 1
             return true
         }
@@ -142,7 +149,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
             self.box = nil
             return .release(box)
         }
-        if !queue.isEmpty {
+        if queue.count != 0 {
             guard demand > 0, let queued = queue.popFirst() else { return .idle }
             demand -= 1
             return .value(queued.value, tag: queued.tag)

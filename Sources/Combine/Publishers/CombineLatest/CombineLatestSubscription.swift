@@ -17,12 +17,6 @@ where Downstream.Input == Storage.Output {
     typealias CancelList = ContiguousArray<any Subscription>?
 
     @usableFromInline
-    var emitter: EmitterState<Downstream, Void>
-
-    @usableFromInline
-    var storage = Storage()
-
-    @usableFromInline
     var slots: ContiguousArray<FanInSlot>
 
     @usableFromInline
@@ -31,6 +25,16 @@ where Downstream.Input == Storage.Output {
     /// Everything the subscriber has requested so far; each upstream is granted up to this.
     @usableFromInline
     var requested: Subscribers.Demand = .none
+
+    /// The latest value of each input.
+    @usableFromInline
+    var storage = Storage()
+
+    /// Last, with `storage` before it: their sizes depend on the subscriber's types, and the
+    /// fields before them are then reached at fixed offsets in a debug build, without this type's
+    /// metadata.
+    @usableFromInline
+    var emitter: EmitterState<Downstream, Void>
 
     @inlinable
     init(box: SubscriberBox<Downstream>, arity: Int) {

@@ -213,11 +213,6 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         case queued
     }
 
-    /// The subscriber's side: its box and demand, the values waiting for that demand (each tagged
-    /// with the inner that sent it) and the completion decided for it.
-    @usableFromInline
-    var emitter: EmitterState<Downstream, FlatMapTag>
-
     @usableFromInline
     let maxPublishers: Subscribers.Demand
 
@@ -317,6 +312,13 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// Apple's operator does, for every inner).
     @usableFromInline
     var requestingOne = false
+
+    /// The subscriber's side: its box and demand, the values waiting for that demand (each tagged
+    /// with the inner that sent it) and the completion decided for it. Last: its size depends on
+    /// the subscriber's types, and the fields before it are then reached at fixed offsets in a
+    /// debug build, without this type's metadata.
+    @usableFromInline
+    var emitter: EmitterState<Downstream, FlatMapTag>
 
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {

@@ -9,14 +9,16 @@
 @usableFromInline
 struct MergeStateMachine<Downstream: Subscriber>: FanInMachine {
     @usableFromInline
-    var emitter: EmitterState<Downstream, Void>
-
-    @usableFromInline
     var slots: ContiguousArray<FanInSlot>
 
     /// Upstreams that have not completed yet.
     @usableFromInline
     var unfinished: Int
+
+    /// Last: its size depends on the subscriber's types, and the fields before it are then
+    /// reached at fixed offsets in a debug build, without this type's metadata.
+    @usableFromInline
+    var emitter: EmitterState<Downstream, Void>
 
     @inlinable
     init(box: SubscriberBox<Downstream>, count: Int) {

@@ -48,9 +48,6 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     }
 
     @usableFromInline
-    var emitter: EmitterState<Downstream, Void>
-
-    @usableFromInline
     var upstream: SubscriptionHandle?
 
     @usableFromInline
@@ -76,6 +73,11 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// (``topUp(at:)``).
     @usableFromInline
     var answersToForward = Subscribers.Demand.none
+
+    /// Last: its size depends on the subscriber's types, and the fields before it are then
+    /// reached at fixed offsets in a debug build, without this type's metadata.
+    @usableFromInline
+    var emitter: EmitterState<Downstream, Void>
 
     @inlinable
     init(box: Box) {

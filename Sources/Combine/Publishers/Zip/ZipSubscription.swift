@@ -195,19 +195,21 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     typealias Upstreams = ContiguousArray<any Subscription>
 
-    /// The downstream half; each queued tuple is tagged with the input that completed it. Its
-    /// demand is unlimited from the start, so it never holds a tuple back (only while another
-    /// call into the subscriber is in progress).
+    /// The inputs' subscriptions, completions and answers.
     @usableFromInline
-    var emitter: EmitterState<Downstream, Int>
+    var inputs: ZipInputs
 
     /// The values of each input that wait for a partner.
     @usableFromInline
     var storage = Storage()
 
-    /// The inputs' subscriptions, completions and answers.
+    /// The downstream half; each queued tuple is tagged with the input that completed it. Its
+    /// demand is unlimited from the start, so it never holds a tuple back (only while another
+    /// call into the subscriber is in progress). Last, with `storage` before it: their sizes
+    /// depend on the subscriber's types, and the fields before them are then reached at fixed
+    /// offsets in a debug build, without this type's metadata.
     @usableFromInline
-    var inputs: ZipInputs
+    var emitter: EmitterState<Downstream, Int>
 
     /// A zip of `arity` inputs delivering into `box`, before any upstream has subscribed.
     @inlinable
