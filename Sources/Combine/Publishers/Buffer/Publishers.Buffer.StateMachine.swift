@@ -179,7 +179,7 @@ extension Publishers.Buffer {
             case .awaitingSubscription, .failing, .terminal: return .none
             }
             upstreamDemand -= 1
-            if !role.isHeld, buffer.isEmpty, demand > 0 {
+            if !role.isHeld, buffer.count == 0, demand > 0 {
                 demand -= 1
                 role.take()
                 deliveredInTurn = true
@@ -270,6 +270,16 @@ extension Publishers.Buffer {
             demand += more
         }
 
+        /// Whether ``pendingCompletion`` may hold a completion: only once the upstream has finished
+        /// or failed.
+        @inlinable
+        var completionMayWait: Bool {
+            switch stage {
+            case .finished, .failing: return true
+            case .awaitingSubscription, .subscribed, .terminal: return false
+            }
+        }
+
         /// The drainer's next step; `.done` and `.complete` end its turn.
         @inlinable
         mutating func nextDrainStep() -> DrainStep {
@@ -278,8 +288,11 @@ extension Publishers.Buffer {
                 return .done
             }
             // Looked at only when the turn could end (a value to deliver with demand to deliver it
-            // is the common step, and reading the completion costs its value witnesses).
-            if buffer.isEmpty || demand == .none, let completion = pendingCompletion {
+            // is the common step, and reading the completion costs its value witnesses), and only
+            // in the stages where a completion waits: the test of the optional looks up type
+            // metadata at run time in a debug build. (`buffer.count`, a stored field, for the same
+            // reason: `isEmpty` is a method of the generic queue.)
+            if completionMayWait, buffer.count == 0 || demand == .none, let completion = pendingCompletion {
                 // `finished` waits for the buffer to empty and for demand; a failure needs no
                 // demand, and an overflow error does not wait for the values still buffered once
                 // a delivery has used up the demand (they are dropped).
