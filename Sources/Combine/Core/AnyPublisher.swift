@@ -87,34 +87,19 @@ extension AnyPublisher {
         }
     }
 
-    /// One map of a fused run, in the order the values go through them.
-    @usableFromInline
-    final class FusedMapNode {
-        @usableFromInline
-        let map: Publishers.Map<AnyPublisher<Output, Failure>, Output>
-
-        @usableFromInline
-        let next: FusedMapNode?
-
-        @inlinable
-        init(map: Publishers.Map<AnyPublisher<Output, Failure>, Output>, next: FusedMapNode?) {
-            self.map = map
-            self.next = next
-        }
-    }
-
     /// Subscribes `downstream` to the first publisher below the run of erased same-type maps
     /// ending with `last`, through one stage applying all of them.
     @inlinable
     static func subscribeFused(last: SameTypeMap, _ downstream: AnySubscriber<Output, Failure>) {
-        // Walking up from the last map and prepending gives the maps in the order values take.
-        var head = FusedMapNode(map: last.map, next: nil)
+        // Walking up from the last map gives the transforms in reverse order.
+        var transforms: ContiguousArray<(Output) -> Output> = [last.map.transform]
         var upstream = last.map.upstream
         while let link = upstream.sameTypeMap {
-            head = FusedMapNode(map: link.map, next: head)
+            transforms.append(link.map.transform)
             upstream = link.map.upstream
         }
-        upstream.subscribeErased(AnySubscriber(FusedMaps(head: head, downstream: downstream)))
+        transforms.reverse()
+        upstream.subscribeErased(AnySubscriber(FusedMaps(transforms: transforms, downstream: downstream)))
     }
 
     /// The subscriber standing for a run of maps: like a single `map`, it passes the subscription
@@ -123,13 +108,14 @@ extension AnyPublisher {
     struct FusedMaps: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline typealias Input = Output
 
-        @usableFromInline let head: FusedMapNode
+        /// The maps' transforms, in the order the values go through them.
+        @usableFromInline let transforms: ContiguousArray<(Output) -> Output>
         @usableFromInline let downstream: AnySubscriber<Output, Failure>
         @usableFromInline let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(head: FusedMapNode, downstream: AnySubscriber<Output, Failure>) {
-            self.head = head
+        init(transforms: ContiguousArray<(Output) -> Output>, downstream: AnySubscriber<Output, Failure>) {
+            self.transforms = transforms
             self.downstream = downstream
         }
 
@@ -141,16 +127,10 @@ extension AnyPublisher {
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
             var value = input
-            // The nodes are kept alive by `head`; walking them unretained spares a retain and a
-            // release per map and value.
-            var node = Unmanaged.passUnretained(head)
-            while true {
-                let next = node._withUnsafeGuaranteedRef { node -> Unmanaged<FusedMapNode>? in
-                    value = node.map.transform(value)
-                    return node.next.map { Unmanaged.passUnretained($0) }
-                }
-                guard let next else { break }
-                node = next
+            var index = 0
+            while index < transforms.count {
+                value = transforms[index](value)
+                index += 1
             }
             return downstream.receive(value)
         }
