@@ -315,7 +315,9 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// later calls get `nil`); `nil` when there is neither.
     @inlinable
     static func takeAnswer(_ state: inout State) -> Result<Output?, Failure>? {
-        if let value = state.ready.popFirst() { return .success(value) }
+        // `count`, a stored field, first: a debug build looks up `Optional<Output>`'s metadata for
+        // every `popFirst()`.
+        if state.ready.count != 0, let value = state.ready.popFirst() { return .success(value) }
         guard let pending = state.completion else { return nil }
         state.completion = .some(nil)
         return pending.map(Self.result(of:)) ?? .success(nil)
