@@ -13,22 +13,10 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// The callback the work calls with its result.
     public typealias Promise = (Result<Output, Failure>) -> Void
 
-    /// The lock, the phase and the subscriptions waiting for the result. Every subscription of
-    /// this future shares the lock, which guards the subscription's own fields too
-    /// (``FutureConduit``): one lock fewer per subscription, and one critical section where the
-    /// two had to be taken in turn.
+    /// The lock, the phase, the subscriptions waiting for the result and, once known, the result
+    /// itself: one object, shared with every subscription of this future (``FutureStorage``).
     @usableFromInline
-    let state = LockedState(FutureState())
-
-    /// The result once the promise has been called, written once, under the lock, as the phase
-    /// leaves `pending`, and never again; read only by a subscription that has seen under the lock
-    /// that the phase did, while it holds the future. Kept out of ``state`` so that the lock's
-    /// state is not generic: in a debug build, where this code runs unspecialised, every step
-    /// over a generic state (each copy, each test of an optional result) looked up the type
-    /// metadata of the state, of `Result` and of its `Optional` at run time.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var outcome = FutureOutcome<Output, Failure>.unknown
+    let storage = FutureStorage<Result<Output, Failure>>.make()
 
     /// Runs `attemptToFulfill` now, with the promise that completes this future.
     @inlinable
@@ -40,21 +28,13 @@ public final class Future<Output, Failure: Error>: Publisher {
 
     @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
-        let waiting = state.withLock { state -> ContiguousArray<FutureConduit> in
-            guard case .pending = state.phase else { return [] }
-            switch result {
-            case .success(let value):
-                outcome = .success(value)
-                return state.settle(.succeeded)
-            case .failure(let error):
-                outcome = .failure(error)
-                return state.settle(.failed)
-            }
-        }
+        let phase: FuturePhase
+        if case .success = result { phase = .succeeded } else { phase = .failed }
+        guard let waiting = storage.settle(phase, with: result) else { return }
         // By index: a `for … in` over the array (or its `indices`) looks up the metadata of its
         // iterator at run time in a debug build, even when no subscription waits.
-        for index in 0 ..< waiting.count where waiting[index].claimFulfilled() {
-            waiting[index].deliver(from: self)
+        for index in 0 ..< waiting.count {
+            waiting[index].deliverIfDue(ready: false, demand: false)
         }
     }
 
@@ -64,12 +44,12 @@ public final class Future<Output, Failure: Error>: Publisher {
         let conduit = SubscriberConduit(parent: self, downstream: subscriber)
         conduit.attach()
         subscriber.receive(subscription: conduit)
-        conduit.subscriptionDelivered(from: self)
+        conduit.deliverIfDue(ready: true, demand: false)
     }
 }
 
-/// Where a ``Future`` stands. A plain enum, apart from the result itself
-/// (``Future/outcome``), so that the checks made under the lock need no type metadata.
+/// Where a ``Future`` stands. A plain enum, apart from the result itself, so that the checks made
+/// under the lock need no type metadata.
 @usableFromInline
 enum FuturePhase {
     case pending
@@ -77,34 +57,113 @@ enum FuturePhase {
     case failed
 }
 
-/// A ``Future``'s result, or none yet. Its own enum rather than `Result<Output, Failure>?`: in a
-/// debug build, each function that touches an optional result looks up the metadata of `Result`
-/// and then of its `Optional`, and this one needs one look-up.
+/// The part of a ``Future``'s storage that does not depend on its types. The mutex and the result
+/// live in the storage's tail bytes, reached through the two pointers kept here (taking
+/// `&header.mutex` would be an inout access, which the thread sanitizer reports as a race whenever
+/// two threads lock at once); the phase and the waiting subscriptions are guarded by the mutex.
 @usableFromInline
-enum FutureOutcome<Output, Failure: Error> {
-    case unknown
-    case success(Output)
-    case failure(Failure)
-}
-
-/// The state a ``Future``'s lock guards (its subscriptions' fields aside, see ``FutureConduit``).
-/// Not generic: the lock is taken by code that runs unspecialised in a debug build, and a generic
-/// state would cost a look-up of its type metadata at each step.
-@usableFromInline
-struct FutureState {
+struct FutureHeader {
+    @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutexStorage>
+    /// Where the result lives: initialised, as a `Result<Output, Failure>`, when the phase leaves
+    /// `pending`, never written again, and deinitialised with the storage.
+    @usableFromInline let result: UnsafeMutableRawPointer
     @usableFromInline var phase = FuturePhase.pending
     /// The subscriptions attached while the result was not known; emptied when it arrives.
     @usableFromInline var waiting: ContiguousArray<FutureConduit> = []
 
     @inlinable
-    init() {}
+    init(mutex: UnsafeMutablePointer<PlatformMutexStorage>, result: UnsafeMutableRawPointer) {
+        self.mutex = mutex
+        self.result = result
+    }
+}
 
-    /// Records the result's kind and hands over the waiting subscriptions.
+/// A ``Future``'s lock and state, as its subscriptions (``FutureConduit``) see it: they share the
+/// lock, which guards their own fields too, and read the result from here once the phase says it
+/// is known. Not generic: the subscriptions' bookkeeping runs without type metadata.
+@usableFromInline
+class FutureCore: ManagedBuffer<FutureHeader, UInt8> {
+    /// Takes the mutex and returns the header. The header lives at a fixed place in this object,
+    /// so the pointer stays valid as long as the caller holds the object; pass it to
+    /// ``unlock(_:)``.
     @inlinable
-    mutating func settle(_ phase: FuturePhase) -> ContiguousArray<FutureConduit> {
-        self.phase = phase
-        defer { waiting = [] }
+    final func lock() -> UnsafeMutablePointer<FutureHeader> {
+        let header = withUnsafeMutablePointerToHeader { $0 }
+        PlatformMutex.lock(header.pointee.mutex)
+        return header
+    }
+
+    /// Gives back the mutex taken by ``lock()``.
+    @inlinable
+    final func unlock(_ header: UnsafeMutablePointer<FutureHeader>) {
+        PlatformMutex.unlock(header.pointee.mutex)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToHeader { PlatformMutex.destroy($0.pointee.mutex) }
+    }
+}
+
+/// The storage of a ``Future``: lock, phase, waiting subscriptions and result in one allocation.
+/// `Value` is always the future's `Result<Output, Failure>`, a type parameter so that the deinit,
+/// which runs unspecialised even in a release build, reads the result's type metadata from the
+/// class's own instead of looking it up (a stored `Result`-typed field in the generic `Future`
+/// cost a look-up each time a future was freed, about 335 instructions in a release build); in a
+/// debug build the result is also written without a look-up.
+@usableFromInline
+final class FutureStorage<Value>: FutureCore {
+    /// Makes the storage (one allocation) with an unlocked mutex and no result.
+    @inlinable
+    static func make() -> FutureStorage {
+        // Room for the mutex, then the result, each at its alignment.
+        let capacity =
+            MemoryLayout<PlatformMutexStorage>.alignment + MemoryLayout<PlatformMutexStorage>.size
+            + MemoryLayout<Value>.alignment + MemoryLayout<Value>.size
+        let buffer = create(minimumCapacity: capacity) { buffer in
+            let mutex = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+                .alignedUp(for: PlatformMutexStorage.self)
+            let result = (mutex + MemoryLayout<PlatformMutexStorage>.size).alignedUp(for: Value.self)
+            return FutureHeader(mutex: mutex.bindMemory(to: PlatformMutexStorage.self, capacity: 1), result: result)
+        }
+        // `create` is declared on `ManagedBuffer`; the dynamic type is this class. An unchecked
+        // cast: `unsafeDowncast` checks, which looks up this class's metadata in a debug build.
+        let storage = Unmanaged<FutureStorage>.fromOpaque(Unmanaged.passUnretained(buffer).toOpaque())
+            .takeUnretainedValue()
+        PlatformMutex.initialize(storage.withUnsafeMutablePointerToHeader { $0.pointee.mutex })
+        return storage
+    }
+
+    /// Records the result unless one is already known, and hands over the subscriptions that
+    /// waited for it; `nil` if the result was already known (only the first promise call counts).
+    @inlinable
+    final func settle(_ phase: FuturePhase, with value: Value) -> ContiguousArray<FutureConduit>? {
+        let header = lock()
+        guard case .pending = header.pointee.phase else {
+            unlock(header)
+            return nil
+        }
+        header.pointee.result.bindMemory(to: Value.self, capacity: 1).initialize(to: value)
+        header.pointee.phase = phase
+        let waiting = header.pointee.waiting
+        header.pointee.waiting = []
+        unlock(header)
         return waiting
+    }
+
+    /// The result; read only once the phase, seen under the lock, says it is known.
+    @inlinable
+    final var result: UnsafeMutablePointer<Value> {
+        // Typed outside the closure: a closure returning the typed pointer would make its caller
+        // look up the metadata of `UnsafeMutablePointer<Value>` in a debug build.
+        withUnsafeMutablePointerToHeader { $0.pointee.result }.assumingMemoryBound(to: Value.self)
+    }
+
+    @inlinable
+    deinit {
+        withUnsafeMutablePointerToHeader { header in
+            if case .pending = header.pointee.phase { return }
+            header.pointee.result.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        }
     }
 }
 
@@ -150,35 +209,36 @@ struct FutureConduitFlags {
 /// run as unspecialised generic code (the reason the generic subscription kept a hook for
 /// `request(_:)`: `switchToLatest` over `Future`s looked up type metadata for every one).
 ///
-/// Its fields are guarded by its future's lock, ``lock``, which it shares: the future's result is
-/// known under the same lock that tells the subscription whether it may deliver.
+/// Its fields are guarded by its future's lock (``core``), which it shares: the lock that says
+/// whether the result is known also says whether this subscription may deliver it, and a
+/// subscription needs no lock of its own.
 @usableFromInline
 class FutureConduit: Subscription, ReflectsAsOperator {
-    /// The future's lock (the storage of ``Future/state``).
+    /// The future's storage: its lock, its phase and, once known, its result. Held for as long as
+    /// this subscription lives, so the result can be read from it after `parent` is let go of.
     @usableFromInline
-    let lock: LockedState<FutureState>
+    let core: FutureCore
 
-    /// Guarded by ``lock``.
+    /// Guarded by the lock.
     @usableFromInline
     @exclusivity(unchecked)
     var flags = FutureConduitFlags()
 
-    /// The future, until the result has gone out or the subscription is cancelled; guarded by
-    /// ``lock``. The future stays here while the result is being delivered, so that the mirror
-    /// shows it meanwhile, as Apple's does.
+    /// The future, until the result has gone out or the subscription is cancelled; guarded by the
+    /// lock. It stays here while the result is being delivered, so that the mirror shows it
+    /// meanwhile, as Apple's does.
     @usableFromInline
     @exclusivity(unchecked)
     var parent: AnyObject?
 
-    /// Hands the future's result to the subscriber the caller has claimed (the future is given
-    /// as the second argument, held by the caller for the call), or, given `nil` (a cancel), lets
-    /// go of the subscriber.
+    /// Given `true`, hands the future's result to the subscriber the caller has claimed; given
+    /// `false` (a cancel that claimed it), lets go of the subscriber.
     @usableFromInline
-    let deliverHook: (FutureConduit, AnyObject?) -> Void
+    let deliverHook: (FutureConduit, Bool) -> Void
 
     @inlinable
-    init(parent: AnyObject, lock: LockedState<FutureState>, deliverHook: @escaping (FutureConduit, AnyObject?) -> Void) {
-        self.lock = lock
+    init(parent: AnyObject, core: FutureCore, deliverHook: @escaping (FutureConduit, Bool) -> Void) {
+        self.core = core
         self.parent = parent
         self.deliverHook = deliverHook
     }
@@ -186,61 +246,53 @@ class FutureConduit: Subscription, ReflectsAsOperator {
     /// Joins the future's waiting subscriptions unless the result is already known.
     @inlinable
     final func attach() {
-        lock.withLock { state in
-            if case .pending = state.phase { state.waiting.append(self) }
-        }
+        let header = core.lock()
+        if case .pending = header.pointee.phase { header.pointee.waiting.append(self) }
+        core.unlock(header)
     }
 
-    /// The subscriber has its subscription: delivers the result if it is known and may go out.
+    /// Records, under the lock, that the subscriber has its subscription (`ready`) or has asked
+    /// for values (`demand`), then delivers the result if it is known and may now go out. Called
+    /// with neither when the result has just arrived and this subscription was waiting for it.
     @inlinable
-    final func subscriptionDelivered(from future: AnyObject) {
-        let claimed = lock.withLock { state -> Bool in
-            flags.ready = true
-            return flags.claim(state.phase)
-        }
-        if claimed { deliver(from: future) }
-    }
-
-    /// The result has just arrived (the caller took this subscription from the waiting ones):
-    /// whether the caller now owns the subscriber and must ``deliver(from:)``.
-    @inlinable
-    final func claimFulfilled() -> Bool {
-        lock.withLock { state in flags.claim(state.phase) }
+    final func deliverIfDue(ready: Bool, demand: Bool) {
+        let header = core.lock()
+        if ready { flags.ready = true }
+        if demand { flags.hasDemand = true }
+        let claimed = flags.claim(header.pointee.phase)
+        core.unlock(header)
+        if claimed { deliver() }
     }
 
     @usableFromInline
     final func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Future subscription request(_:)")
-        // The future is taken out with the claim: a cancel may let go of `parent` meanwhile.
-        let future = lock.withLock { state -> AnyObject? in
-            flags.hasDemand = true
-            return flags.claim(state.phase) ? parent : nil
-        }
-        if let future { deliver(from: future) }
+        deliverIfDue(ready: false, demand: true)
     }
 
     /// Hands the result to the subscriber this call claimed, then lets go of the future. (Apple
     /// keeps the future after a delivery that a request set off: a leak, not copied.)
     @inlinable
-    final func deliver(from future: AnyObject) {
-        deliverHook(self, future)
-        let parent = lock.withLock { _ in self.parent.take() }
+    final func deliver() {
+        deliverHook(self, true)
+        let header = core.lock()
+        let parent = self.parent.take()
+        core.unlock(header)
         withExtendedLifetime(parent) {}
     }
 
     @usableFromInline
     final func cancel() {
-        let (claimed, parent) = lock.withLock { state -> (Bool, AnyObject?) in
-            let claimed = flags.live
-            flags.live = false
-            let parent = self.parent.take()
-            if parent != nil, case .pending = state.phase,
-               let index = state.waiting.firstIndex(where: { $0 === self }) {
-                state.waiting.remove(at: index)
-            }
-            return (claimed, parent)
+        let header = core.lock()
+        let claimed = flags.live
+        flags.live = false
+        let parent = self.parent.take()
+        if parent != nil, case .pending = header.pointee.phase,
+           let index = header.pointee.waiting.firstIndex(where: { $0 === self }) {
+            _ = header.pointee.waiting.remove(at: index)
         }
-        if claimed { deliverHook(self, nil) }
+        core.unlock(header)
+        if claimed { deliverHook(self, false) }
         withExtendedLifetime(parent) {}
     }
 
@@ -258,9 +310,9 @@ class FutureConduit: Subscription, ReflectsAsOperator {
     /// the future and `downstream` is already `nil`.
     @usableFromInline
     final var mirrorChildren: KeyValuePairs<String, Any> {
-        let (parent, downstream, hasDemand) = lock.withLock { _ in
-            (self.parent, flags.live ? heldSubscriber : nil, flags.hasDemand)
-        }
+        let header = core.lock()
+        let (parent, downstream, hasDemand) = (self.parent, flags.live ? heldSubscriber : nil, flags.hasDemand)
+        core.unlock(header)
         let shown = mirrorParent(parent)
         return ["parent": shown, "downstream": downstream as Any, "hasAnyDemand": hasDemand, "subject": shown]
     }
@@ -282,37 +334,40 @@ extension Future {
         @inlinable
         init(parent: Future, downstream: Downstream) where Slot == Downstream? {
             self.downstream = downstream
-            super.init(parent: parent, lock: parent.state) { conduit, future in
-                // Unchecked casts through `Unmanaged`: the hook is only ever stored in a
-                // `SubscriberConduit` of these types and given its future. `unsafeDowncast` checks
-                // the type, which in a debug build looks up the class's metadata at run time.
+            super.init(parent: parent, core: parent.storage) { conduit, deliver in
+                // An unchecked cast through `Unmanaged`: the hook is only ever stored in a
+                // `SubscriberConduit` of these types. `unsafeDowncast` checks the type, which in a
+                // debug build looks up the class's metadata at run time.
                 let conduit = Unmanaged<SubscriberConduit>
                     .fromOpaque(Unmanaged.passUnretained(conduit).toOpaque()).takeUnretainedValue()
-                if let future {
-                    conduit.deliver(
-                        from: Unmanaged<Future>.fromOpaque(Unmanaged.passUnretained(future).toOpaque())
-                            .takeUnretainedValue())
+                if deliver {
+                    conduit.deliverResult()
                 } else {
                     conduit.letGo()
                 }
             }
         }
 
+        /// Hands the future's result to the subscriber.
         @inlinable
-        func deliver(from future: Future) where Slot == Downstream? {
+        func deliverResult() where Slot == Downstream? {
             guard let downstream = downstream.take() else { return }
-            switch future.outcome {
+            // The storage of this subscription's future, of its own type (an unchecked cast, as
+            // above).
+            let storage = Unmanaged<FutureStorage<Result<Output, Failure>>>
+                .fromOpaque(Unmanaged.passUnretained(core).toOpaque()).takeUnretainedValue()
+            switch storage.result.pointee {
             case .success(let value):
                 _ = downstream.receive(value)
                 downstream.receive(completion: .finished)
             case .failure(let error):
                 downstream.receive(completion: .failure(error))
-            case .unknown:
-                APIViolation.unexpected("Future delivered before its result was known")
             }
         }
 
-        /// Lets go of the subscriber after a cancel has claimed it.
+        /// Lets go of the subscriber, which a cancel has claimed. (A method of its own: assigning the
+        /// field in the hook looked up the metadata of `Optional<Downstream>` at every call of the
+        /// hook in a debug build.)
         @inlinable
         func letGo() where Slot == Downstream? {
             downstream = nil
