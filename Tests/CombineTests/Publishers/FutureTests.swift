@@ -59,6 +59,98 @@ struct FutureTests {
         #expect(subscriber.events == [.subscription("Future"), .completion(.failure(.failed))])
     }
 
+    /// A cancelled subscription leaves the future's waiting subscriptions: the result, a failure
+    /// here (delivered without demand), reaches the others only.
+    @Test func cancelledWaitingSubscriberGetsNothing() {
+        var promise: Future<Int, Problem>.Promise?
+        let future = Future<Int, Problem> { promise = $0 }
+        let kept = TrackingSubscriber<Int, Problem>(initialDemand: nil)
+        let cancelled = TrackingSubscriber<Int, Problem>()
+        future.subscribe(kept)
+        future.subscribe(cancelled)
+        cancelled.cancel()
+        promise?(.failure(.failed))
+        #expect(kept.events == [.subscription("Future"), .completion(.failure(.failed))])
+        #expect(cancelled.events == [.subscription("Future")])
+    }
+
+    /// A subscription lets go of its future once it has delivered or been cancelled, though its
+    /// subscriber keeps it.
+    @Test func subscriptionLetsGoOfItsFuture() {
+        weak var served: Future<Int, Never>?
+        weak var unserved: Future<Int, Never>?
+        let subscriber = TrackingSubscriber<Int, Never>()
+        let waiting = TrackingSubscriber<Int, Never>()
+        do {
+            let future = Future<Int, Never> { $0(.success(1)) }
+            served = future
+            future.subscribe(subscriber)
+            let pending = Future<Int, Never> { _ in }
+            unserved = pending
+            pending.subscribe(waiting)
+        }
+        #expect(subscriber.values == [1])
+        #expect(served == nil)
+        // A subscription waiting for the result keeps the future, as Apple's does.
+        #expect(unserved != nil)
+        waiting.cancel()
+        #expect(unserved == nil)
+        #expect(subscriber.subscription != nil && waiting.subscription != nil)
+    }
+
+    /// The future keeps its result until it and its subscriptions are gone; a second result from
+    /// the promise is not kept at all, and a future never fulfilled frees no result.
+    @Test func resultIsReleasedWithTheFuture() {
+        final class Owner {}
+        weak var kept: Owner?
+        weak var ignored: Owner?
+        weak var neverFulfilled: Future<Owner, Never>?
+        do {
+            var promise: Future<Owner, Never>.Promise?
+            let future = Future<Owner, Never> { promise = $0 }
+            do {
+                let owner = Owner()
+                kept = owner
+                promise?(.success(owner))
+                let late = Owner()
+                ignored = late
+                promise?(.success(late))
+            }
+            #expect(kept != nil)
+            #expect(ignored == nil)
+            var received: Owner?
+            _ = future.sink { received = $0 }
+            #expect(received != nil && received === kept)
+            received = nil
+            promise = nil
+
+            let pending = Future<Owner, Never> { _ in }
+            neverFulfilled = pending
+            let subscriber = TrackingSubscriber<Owner, Never>()
+            pending.subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(kept == nil)
+        #expect(neverFulfilled == nil)
+    }
+
+    /// A result larger and more aligned than a word arrives intact, at a waiting subscriber and at
+    /// a late one: the future keeps it in raw bytes of its storage, placed at the alignment it
+    /// computes (the address sanitizer reports a result placed outside the room reserved).
+    @Test func deliversALargeWidelyAlignedResultIntact() {
+        #expect(MemoryLayout<SIMD4<Double>>.alignment > MemoryLayout<Int>.alignment)
+        let value = SIMD4<Double>(1, 2, 3, 4)
+        var promise: Future<SIMD4<Double>, Never>.Promise?
+        let future = Future<SIMD4<Double>, Never> { promise = $0 }
+        let waiting = TrackingSubscriber<SIMD4<Double>, Never>()
+        future.subscribe(waiting)
+        promise?(.success(value))
+        let late = TrackingSubscriber<SIMD4<Double>, Never>()
+        future.subscribe(late)
+        #expect(waiting.values == [value])
+        #expect(late.values == [value])
+    }
+
     @Test func cancelledSubscriberIsReleased() {
         var promise: Future<Int, Never>.Promise?
         let future = Future<Int, Never> { promise = $0 }
