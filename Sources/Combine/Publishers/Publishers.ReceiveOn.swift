@@ -209,9 +209,10 @@ extension Publishers.ReceiveOn {
                 case .deliverValue:
                     let value = values.popFirst()!
                     lock.unlock()
-                    // The delivery role keeps `subscriber` in place (see its comment).
-                    let more = subscriber!.receive(value)
-                    if more > .none { forward(more) }
+                    // The delivery role keeps `subscriber` in place (see its comment). Optional
+                    // chaining calls it where it is stored; `subscriber!` would copy it out first,
+                    // through the `Optional`'s type metadata.
+                    if let more = subscriber?.receive(value), more > .none { forward(more) }
                 case .deliverCompletion:
                     deliverCompletion()
                 case .finished:
@@ -237,7 +238,7 @@ extension Publishers.ReceiveOn {
             let upstream = state.upstream.terminate()
             lock.unlock()
             withExtendedLifetime(upstream) {}
-            if let completion { subscriber.unsafelyUnwrapped.receive(completion: completion) }
+            if let completion { subscriber?.receive(completion: completion) }
         }
 
         /// Lets go of the subscriber, outside the lock, which this is called under and gives back
