@@ -40,7 +40,8 @@ extension Publishers {
                 // in specialised code).
                 upstream.subscribe(ImmediateInner(downstream: subscriber))
             } else {
-                upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
+                upstream.subscribe(
+                    Inner<S, DeliveryQueue<Output>>(downstream: subscriber, scheduler: scheduler, options: options))
             }
         }
     }
@@ -89,15 +90,16 @@ extension Publishers.ReceiveOn {
     /// both, and the action delivering reads the subscriber where it is stored instead of taking
     /// a copy out of the lock with the event.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: QueueAction, Subscriber, Subscription, ReflectsAsOperator
-    where Downstream.Input == Output, Downstream.Failure == Failure {
+    final class Inner<Downstream: Subscriber, Values: ReceiveOnWaitingValues>: QueueAction, Subscriber, Subscription,
+        ReflectsAsOperator
+    where Downstream.Input == Output, Downstream.Failure == Failure, Values.Element == Output {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
         // The fields whose size does not depend on the generic parameters come first, so that a
-        // debug build finds them, and the values' count, at fixed offsets. Every `var` below is
-        // read and written only under `lock` (the subscriber: see `subscriber`), so none of them
-        // needs the run-time exclusivity check.
+        // debug build finds them at fixed offsets. Every `var` below is read and written only
+        // under `lock` (the subscriber: see `subscriber`), so none of them needs the run-time
+        // exclusivity check.
 
         /// Guards the stored properties below.
         @usableFromInline let lock: LockedState<Void>
@@ -111,8 +113,9 @@ extension Publishers.ReceiveOn {
         @usableFromInline let dispatchQueue: DispatchQueue?
         #endif
 
-        /// Values received and not yet delivered, oldest first.
-        @usableFromInline @exclusivity(unchecked) var values = DeliveryQueue<Input>()
+        /// Values received and not yet delivered, oldest first: always a `DeliveryQueue` of them,
+        /// typed with a type parameter of the stage (see ``ReceiveOnWaitingValues``).
+        @usableFromInline @exclusivity(unchecked) var values = Values()
 
         /// The subscriber, from the start until the stage lets go of it: after the completion's
         /// delivery, or after a cancel once no scheduled action is pending (Apple's actions each
@@ -203,7 +206,7 @@ extension Publishers.ReceiveOn {
         @inlinable
         func deliverScheduled() {
             lock.lock()
-            var step = state.begin(valueWaiting: values.count > 0)
+            var step = state.begin()
             while true {
                 switch step {
                 case .deliverValue:
@@ -223,7 +226,7 @@ extension Publishers.ReceiveOn {
                     return
                 }
                 lock.lock()
-                step = state.advance(valueWaiting: values.count > 0)
+                step = state.advance()
             }
         }
 
@@ -276,7 +279,8 @@ extension Publishers.ReceiveOn {
             // Before the subscription a cancel does nothing (Apple takes a late subscription as if
             // there had been no cancel), nor after the completion's delivery or a first cancel.
             guard let ending = state.cancel() else { return lock.unlock() }
-            let dropped = values.takeAll()
+            var dropped = Values()
+            swap(&dropped, &values)
             let completion = self.completion.take()
             // Pending actions keep the subscriber until the last of them has run.
             let subscriber = ending.letsGoOfSubscriber ? self.subscriber.take() : nil
@@ -289,6 +293,25 @@ extension Publishers.ReceiveOn {
         @usableFromInline var description: String { "ReceiveOn" }
     }
 }
+
+/// The queue in which values wait in `receive(on:)`'s stage: a `DeliveryQueue` of them, which
+/// the stage names by a type parameter of its own (`Values`) rather than as
+/// `DeliveryQueue<Output>`.
+///
+/// In a debug build a call of a method of a generic struct passes the struct's type metadata, and
+/// a caller that names it `DeliveryQueue<Output>` looks that metadata up at run time (about 330
+/// instructions) at every call: two per value, the append and the pop. Named by a type parameter,
+/// it is read from the stage's own metadata, and the calls reach the queue through this
+/// protocol's witnesses. Specialised code calls the queue's methods directly either way.
+@usableFromInline
+protocol ReceiveOnWaitingValues {
+    associatedtype Element
+    init()
+    mutating func append(_ element: Element)
+    mutating func popFirst() -> Element?
+}
+
+extension DeliveryQueue: ReceiveOnWaitingValues {}
 
 /// The bookkeeping of `receive(on:)`'s stage for a real scheduler, as a pure value that does not
 /// depend on the stage's types: it is reached at fixed offsets and compiled once, so a debug build
@@ -342,6 +365,8 @@ struct ReceiveOnStateMachine {
     @usableFromInline var scheduled = 0
     /// Actions that ran while another was delivering and left their event to it.
     @usableFromInline var owed = 0
+    /// Values waiting in the stage.
+    @usableFromInline var waiting = 0
     /// Held by the action delivering right now.
     @usableFromInline var role = DeliveryFlag()
     /// Kept until the upstream's completion is delivered (a value delivered before it still has
@@ -372,6 +397,7 @@ struct ReceiveOnStateMachine {
     @inlinable
     mutating func admitValue() -> Bool {
         guard case .live = phase else { return false }
+        waiting += 1
         scheduled += 1
         return true
     }
@@ -386,36 +412,37 @@ struct ReceiveOnStateMachine {
     }
 
     /// A scheduled action starts: it takes the delivery role, or leaves its event to the action
-    /// already delivering. `valueWaiting` tells whether a value waits in the stage.
+    /// already delivering.
     @inlinable
-    mutating func begin(valueWaiting: Bool) -> Step {
+    @inline(__always)
+    mutating func begin() -> Step {
         scheduled -= 1
         guard role.tryTake() else {
             owed += 1
             return .finished
         }
-        return next(valueWaiting: valueWaiting)
+        return next()
     }
 
     /// After a delivery: the event of an action that ran meanwhile, or the delivery given back.
     @inlinable
-    mutating func advance(valueWaiting: Bool) -> Step {
+    mutating func advance() -> Step {
         guard owed > 0 else { return giveBack() }
         owed -= 1
-        return next(valueWaiting: valueWaiting)
+        return next()
     }
 
     /// The event the action holding the role delivers now.
     @inlinable
-    mutating func next(valueWaiting: Bool) -> Step {
+    mutating func next() -> Step {
         switch phase {
-        case .live:
-            if valueWaiting { return .deliverValue }
+        case .live where waiting > 0, .completing where waiting > 0:
+            waiting -= 1
+            return .deliverValue
         case .completing:
-            if valueWaiting { return .deliverValue }
             phase = .completed
             return .deliverCompletion
-        case .awaitingSubscription, .completed, .cancelled, .ended:
+        case .awaitingSubscription, .live, .completed, .cancelled, .ended:
             break
         }
         // Nothing is left to deliver, for this action or those that left theirs to it.
@@ -454,6 +481,8 @@ struct ReceiveOnStateMachine {
         // The action delivering, if any, lets go of the subscriber when it gives the role back.
         let idle = scheduled == 0 && !role.isHeld
         phase = idle ? .ended : .cancelled
+        // The stage drops the values.
+        waiting = 0
         return Ending(upstream: upstream.terminate(), cancelsUpstream: !completed, letsGoOfSubscriber: idle)
     }
 }
