@@ -237,10 +237,13 @@ extension Publishers.ReceiveOn {
         @inline(never)
         func deliverCompletion() {
             let completion = self.completion.take()
-            // Apple lets go of the upstream before delivering the completion.
-            let upstream = state.upstream.terminate()
-            lock.unlock()
-            withExtendedLifetime(upstream) {}
+            do {
+                // Apple lets go of the upstream before delivering the completion (the scope ends
+                // its lifetime here in a debug build too).
+                let upstream = state.upstream.terminate()
+                lock.unlock()
+                withExtendedLifetime(upstream) {}
+            }
             if let completion { subscriber?.receive(completion: completion) }
         }
 
@@ -277,7 +280,7 @@ extension Publishers.ReceiveOn {
         func cancel() {
             lock.lock()
             // Before the subscription a cancel does nothing (Apple takes a late subscription as if
-            // there had been no cancel), nor after the completion's delivery or a first cancel.
+            // there had been no cancel), nor once the completion's delivery has begun, nor twice.
             guard let ending = state.cancel() else { return lock.unlock() }
             var dropped = Values()
             swap(&dropped, &values)
