@@ -165,6 +165,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
+            let lock = self.lock  // see `deliverScheduled()`
             lock.lock()
             let accepted = state.admitValue()
             if accepted { values.append(input) }
@@ -205,6 +206,8 @@ extension Publishers.ReceiveOn {
         /// meanwhile, unless another action is already delivering (it then takes this one's).
         @inlinable
         func deliverScheduled() {
+            // Once in a local: a debug build retains a stored property's value at every use.
+            let lock = self.lock
             lock.lock()
             var step = state.begin()
             while true {
