@@ -40,7 +40,8 @@ extension Publishers {
                 // in specialised code).
                 upstream.subscribe(ImmediateInner(downstream: subscriber))
             } else {
-                upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
+                upstream.subscribe(
+                    Inner<S, DeliveryQueue<Output>>(downstream: subscriber, scheduler: scheduler, options: options))
             }
         }
     }
@@ -71,154 +72,115 @@ extension Publishers.ReceiveOn {
     /// subscriber can be called from two threads at once and see values after the completion; the
     /// operators below it assume serial calls, as Combine's contract says.)
     ///
-    /// What one value costs: the event waits in the stage's queue (no allocation once the queue
+    /// What one value costs: the value waits in the stage's queue (no allocation once the queue
     /// has grown to the burst's size), and the action handed to the scheduler captures nothing but
-    /// the stage, so the closure needs no context of its own. One lock to queue the event, two in
-    /// the action (take the event, then give the delivery back). A subscriber that cancels while
+    /// the stage, so the closure needs no context of its own. One lock to queue the value, two in
+    /// the action (take the value, then give the delivery back). A subscriber that cancels while
     /// actions are pending stays alive, in the stage, until the last of them has run, as it would
     /// if every action kept it.
+    ///
+    /// The bookkeeping is a ``ReceiveOnStateMachine``, which does not depend on the stage's types;
+    /// the stage keeps beside it, under the same lock, only what does: the waiting values, the
+    /// upstream's completion and the subscriber. A debug build runs this class unspecialised, and
+    /// there every value, optional or tuple of a type that depends on the stage's generic
+    /// parameters costs a look-up of its type metadata at run time (300 to 450 instructions
+    /// each), as does every call of a method of a generic struct: so the checks made for every
+    /// value are calls of the state machine's plain methods, the values wait as themselves (the
+    /// completion, which comes last, waits in a field of its own) rather than as an enum of
+    /// both, and the action delivering reads the subscriber where it is stored instead of taking
+    /// a copy out of the lock with the event.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: QueueAction, Subscriber, Subscription, ReflectsAsOperator
-    where Downstream.Input == Output, Downstream.Failure == Failure {
+    final class Inner<Downstream: Subscriber, Values: ReceiveOnWaitingValues>: QueueAction, Subscriber, Subscription,
+        ReflectsAsOperator
+    where Downstream.Input == Output, Downstream.Failure == Failure, Values.Element == Output {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
-        @usableFromInline
-        enum Event {
-            case value(Input)
-            case completion(Subscribers.Completion<Failure>)
-        }
+        // The fields whose size does not depend on the generic parameters come first, so that a
+        // debug build finds them at fixed offsets. Every `var` below is read and written only
+        // under `lock` (the subscriber: see `subscriber`), so none of them needs the run-time
+        // exclusivity check.
 
-        @usableFromInline
-        struct State: HoldsUpstreamAndSubscriber {
-            /// Kept until the upstream's completion has been delivered (a value delivered before it
-            /// still has the subscriber's answer requested upstream), or until the subscriber cancels.
-            @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
-            /// The upstream completed; its completion waits among the events.
-            @usableFromInline var upstreamCompleted = false
-            /// Released after the completion's delivery and on cancel (then kept in `kept` while
-            /// actions are pending), so nothing outlives the subscription.
-            @usableFromInline var downstream: Downstream?
-            /// The subscriber after a cancel, until every action handed to the scheduler has run:
-            /// Apple's actions each keep the subscriber, ours keep only the stage. A scheduler
-            /// that lets go of its actions without running them leaves it here until the stage
-            /// itself goes, so a subscriber that still holds its cancelled subscription then
-            /// stays with it.
-            @usableFromInline var kept: Downstream?
-            /// Events received and not yet delivered, oldest first.
-            @usableFromInline var events = DeliveryQueue<Event>()
-            /// Actions handed to the scheduler that have not run yet.
-            @usableFromInline var scheduled = 0
-            /// Held by the action delivering right now.
-            @usableFromInline var role = DeliveryFlag()
-            /// The upstream subscription let go of at the completion's delivery, to be released
-            /// outside the lock.
-            @usableFromInline var released: (any Subscription)?
-            /// Actions that ran while another was delivering and left their event to it.
-            @usableFromInline var owed = 0
+        /// Guards the stored properties below.
+        @usableFromInline let lock: LockedState<Void>
 
-            @inlinable
-            init(downstream: Downstream) {
-                self.downstream = downstream
-            }
+        /// Where the stage stands: phase, pending actions, delivery role, upstream subscription.
+        @usableFromInline @exclusivity(unchecked) var state = ReceiveOnStateMachine()
 
-            /// Whether the upstream's events are taken: not before the subscription, nor after its
-            /// completion or a cancel.
-            @inlinable
-            var live: Bool { upstream.isSubscribed && !upstreamCompleted }
+        #if canImport(Dispatch)
+        /// The scheduler when it is a `DispatchQueue` used without options: the stage is then its
+        /// own work item (see ``schedule()``). Decided once here rather than by a cast per value.
+        @usableFromInline let dispatchQueue: DispatchQueue?
+        #endif
 
-            /// A scheduled action starts: it takes the delivery and the oldest event (`.some`), or
-            /// leaves its event to the action already delivering (`.none`). `tidy` is set when
-            /// something waits to be released outside the lock (``takeLeftovers()``).
-            @inlinable
-            mutating func begin(_ tidy: inout Bool) -> (Event, Downstream)?? {
-                scheduled -= 1
-                if scheduled == 0, kept != nil { tidy = true }
-                guard role.tryTake() else {
-                    owed += 1
-                    return .none
-                }
-                return .some(next(&tidy))
-            }
+        /// Values received and not yet delivered, oldest first: always a `DeliveryQueue` of them,
+        /// typed with a type parameter of the stage (see ``ReceiveOnWaitingValues``).
+        @usableFromInline @exclusivity(unchecked) var values = Values()
 
-            /// After a delivery: the event of an action that ran meanwhile (`.some`), or the
-            /// delivery given back (`.none`).
-            @inlinable
-            mutating func advance(_ tidy: inout Bool) -> (Event, Downstream)?? {
-                guard owed > 0 else {
-                    role.release()
-                    return .none
-                }
-                owed -= 1
-                return .some(next(&tidy))
-            }
+        /// The subscriber, from the start until the stage lets go of it: after the completion's
+        /// delivery, or after a cancel once no scheduled action is pending (Apple's actions each
+        /// keep the subscriber, ours keep only the stage). A scheduler that lets go of its actions
+        /// without running them leaves it here until the stage itself goes, so a subscriber that
+        /// still holds its cancelled subscription then stays with it.
+        ///
+        /// Written only under `lock`, and only by the action holding the delivery role or while no
+        /// action holds it; so the action delivering reads it in place, outside the lock, without
+        /// a copy.
+        @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
 
-            /// The oldest waiting event and the subscriber to give it to.
-            @inlinable
-            mutating func next(_ tidy: inout Bool) -> (Event, Downstream)? {
-                guard let downstream, let event = events.popFirst() else {
-                    events.removeAll()
-                    return nil
-                }
-                if case .completion = event {
-                    self.downstream = nil
-                    // Apple lets go of the upstream before delivering the completion.
-                    released = upstream.terminate()
-                    tidy = true
-                }
-                return (event, downstream)
-            }
-
-            /// What waits to be released outside the lock: the upstream subscription after the
-            /// completion, the cancelled subscriber once no action is pending.
-            @inlinable
-            mutating func takeLeftovers() -> ((any Subscription)?, Downstream?) {
-                (released.take(), scheduled == 0 ? kept.take() : nil)
-            }
-        }
+        /// The upstream's completion, waiting behind the values until its delivery.
+        @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
 
         @usableFromInline let scheduler: Context
         @usableFromInline let options: Context.SchedulerOptions?
-        @usableFromInline let state: LockedState<State>
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-            state = LockedState(State(downstream: downstream))
+            lock = LockedState()
+            #if canImport(Dispatch)
+            // In specialised code the cast is decided at compile time.
+            dispatchQueue = options == nil ? scheduler as? DispatchQueue : nil
+            #endif
+            subscriber = downstream
             self.scheduler = scheduler
             self.options = options
-            // Only `Inner`s are given this closure, so the downcast cannot fail.
-            super.init(perform: { action in unsafeDowncast(action, to: Inner.self).deliverScheduled() })
+            // Only `Inner`s are given this closure, so the cast cannot fail. Through `Unmanaged`
+            // it needs neither the retain of `takeUnretainedValue()` in a release build nor, in a
+            // debug build, the type metadata and the checked cast of `unsafeDowncast` (about 550
+            // instructions per value).
+            super.init(perform: { action in
+                Unmanaged<Inner>.fromOpaque(Unmanaged.passUnretained(action).toOpaque())
+                    ._withUnsafeGuaranteedRef { $0.deliverScheduled() }
+            })
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard let downstream = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
+            lock.lock()
+            let downstream = state.subscribe(subscription) ? subscriber : nil
+            lock.unlock()
+            guard let downstream else { return subscription.cancel() }
             downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
-            let accepted = state.withLock { state -> Bool in
-                // While the upstream is live, the subscriber is there (a cancel ends both).
-                guard state.live else { return false }
-                state.events.append(.value(input))
-                state.scheduled += 1
-                return true
-            }
+            let lock = self.lock  // see `deliverScheduled()`
+            lock.lock()
+            let accepted = state.admitValue()
+            if accepted { values.append(input) }
+            lock.unlock()
             if accepted { schedule() }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let accepted = state.withLock { state -> Bool in
-                guard state.live else { return false }
-                // Pending deliveries still run; the upstream is let go of at the completion's.
-                state.upstreamCompleted = true
-                state.events.append(.completion(completion))
-                state.scheduled += 1
-                return true
-            }
+            lock.lock()
+            // Pending deliveries still run; the upstream is let go of at the completion's.
+            let accepted = state.admitCompletion()
+            if accepted { self.completion = completion }
+            lock.unlock()
             if accepted { schedule() }
         }
 
@@ -230,10 +192,9 @@ extension Publishers.ReceiveOn {
             #if canImport(Dispatch)
             // A `DispatchQueue` without options gets the stage itself as its work (see
             // `DispatchQueue.async(_: QueueAction)`): the same one work item per event that
-            // `schedule(options:_:)` submits, without the `@Sendable` wrapper it allocates. In
-            // specialised code the cast is decided at compile time.
-            if options == nil, let queue = scheduler as? DispatchQueue {
-                queue.async(self)
+            // `schedule(options:_:)` submits, without the `@Sendable` wrapper it allocates.
+            if let dispatchQueue {
+                dispatchQueue.async(self)
                 return
             }
             #endif
@@ -245,68 +206,290 @@ extension Publishers.ReceiveOn {
         /// meanwhile, unless another action is already delivering (it then takes this one's).
         @inlinable
         func deliverScheduled() {
-            var tidy = false
-            var next = state.withLock { $0.begin(&tidy) }
+            // Once in a local: a debug build retains a stored property's value at every use.
+            let lock = self.lock
+            lock.lock()
+            var step = state.begin()
             while true {
-                if tidy {
-                    tidy = false
-                    releaseLeftovers()
+                switch step {
+                case .deliverValue:
+                    let value = values.popFirst()!
+                    lock.unlock()
+                    // The delivery role keeps `subscriber` in place (see its comment). Optional
+                    // chaining calls it where it is stored; `subscriber!` would copy it out first,
+                    // through the `Optional`'s type metadata.
+                    if let more = subscriber?.receive(value), more > .none { forward(more) }
+                case .deliverCompletion:
+                    deliverCompletion()
+                case .finished:
+                    lock.unlock()
+                    return
+                case .finishedLettingGoOfSubscriber:
+                    letGoOfSubscriber()
+                    return
                 }
-                // Left to the action that is delivering, or nothing owed any more.
-                guard let current = next else { return }
-                if let (event, downstream) = current {
-                    switch event {
-                    case .value(let value):
-                        let more = downstream.receive(value)
-                        if more > .none {
-                            state.withLock { $0.upstream.subscription }?.request(more)
-                        }
-                    case .completion(let completion):
-                        downstream.receive(completion: completion)
-                    }
-                }
-                next = state.withLock { $0.advance(&tidy) }
+                lock.lock()
+                step = state.advance()
             }
         }
 
-        /// Lets go, outside the lock, of what the lock handed over (rare: after the completion,
-        /// or after a cancel).
+        /// The upstream's completion, once the values before it are delivered: called under the
+        /// lock, which it gives back. The subscriber is let go of when the delivery role is given
+        /// back, after this returns.
+        @inlinable
+        @inline(never)
+        func deliverCompletion() {
+            let completion = self.completion.take()
+            do {
+                // Apple lets go of the upstream before delivering the completion (the scope ends
+                // its lifetime here in a debug build too).
+                let upstream = state.upstream.terminate()
+                lock.unlock()
+                withExtendedLifetime(upstream) {}
+            }
+            if let completion { subscriber?.receive(completion: completion) }
+        }
+
+        /// Lets go of the subscriber, outside the lock, which this is called under and gives back
+        /// (rare: after the completion, or after a cancel).
+        @inlinable
+        @inline(never)
+        func letGoOfSubscriber() {
+            let subscriber = self.subscriber.take()
+            lock.unlock()
+            withExtendedLifetime(subscriber) {}
+        }
+
+        /// Hands demand that the subscriber returned from a delivery to the upstream.
         @usableFromInline
-        func releaseLeftovers() {
-            let leftovers = state.withLock { $0.takeLeftovers() }
-            withExtendedLifetime(leftovers) {}
+        func forward(_ demand: Subscribers.Demand) {
+            lock.lock()
+            let upstream = state.upstream.subscription
+            lock.unlock()
+            upstream?.request(demand)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             // Apple accepts request(.none) here and forwards it unchanged upstream; after the
             // upstream's completion nothing is forwarded.
-            state.withLock { $0.live ? $0.upstream.subscription : nil }?.request(demand)
+            lock.lock()
+            let upstream = state.isLive ? state.upstream.subscription : nil
+            lock.unlock()
+            upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            var dropped = DeliveryQueue<Event>()
-            var subscriber: Downstream?
-            let upstream = state.withLock { state -> (any Subscription)? in
-                // Before the subscription a cancel does nothing (Apple takes a late subscription
-                // as if there had been no cancel).
-                if case .awaitingSubscription = state.upstream { return nil }
-                subscriber = state.downstream.take()
-                // Pending actions keep the subscriber until the last of them has run.
-                if state.scheduled > 0, state.kept == nil { state.kept = subscriber.take() }
-                swap(&dropped, &state.events)
-                let completed = state.upstreamCompleted
-                let held = state.upstream.terminate()
-                // After the upstream's completion there is nothing to cancel upstream.
-                return completed ? nil : held
-            }
-            upstream?.cancel()
-            _ = dropped
-            _ = subscriber
+            lock.lock()
+            // Before the subscription a cancel does nothing (Apple takes a late subscription as if
+            // there had been no cancel), nor once the completion's delivery has begun, nor twice.
+            guard let ending = state.cancel() else { return lock.unlock() }
+            var dropped = Values()
+            swap(&dropped, &values)
+            let completion = self.completion.take()
+            // Pending actions keep the subscriber until the last of them has run.
+            let subscriber = ending.letsGoOfSubscriber ? self.subscriber.take() : nil
+            lock.unlock()
+            // After the upstream's completion there is nothing to cancel upstream.
+            if ending.cancelsUpstream { ending.upstream?.cancel() }
+            withExtendedLifetime((dropped, completion, subscriber)) {}
         }
 
         @usableFromInline var description: String { "ReceiveOn" }
+    }
+}
+
+/// The queue in which values wait in `receive(on:)`'s stage: a `DeliveryQueue` of them, which
+/// the stage names by a type parameter of its own (`Values`) rather than as
+/// `DeliveryQueue<Output>`.
+///
+/// In a debug build a call of a method of a generic struct passes the struct's type metadata, and
+/// a caller that names it `DeliveryQueue<Output>` looks that metadata up at run time (about 330
+/// instructions) at every call: two per value, the append and the pop. Named by a type parameter,
+/// it is read from the stage's own metadata, and the calls reach the queue through this
+/// protocol's witnesses. Specialised code calls the queue's methods directly either way.
+@usableFromInline
+protocol ReceiveOnWaitingValues {
+    associatedtype Element
+    init()
+    mutating func append(_ element: Element)
+    mutating func popFirst() -> Element?
+}
+
+extension DeliveryQueue: ReceiveOnWaitingValues {}
+
+/// The bookkeeping of `receive(on:)`'s stage for a real scheduler, as a pure value that does not
+/// depend on the stage's types: it is reached at fixed offsets and compiled once, so a debug build
+/// runs it without looking up type metadata. The stage keeps the values, the completion and the
+/// subscriber beside it, under the same lock, and acts on its answers.
+@usableFromInline
+struct ReceiveOnStateMachine {
+    @usableFromInline
+    enum Phase {
+        /// The upstream's subscription has not arrived: events are ignored.
+        case awaitingSubscription
+        /// Events are taken and delivered.
+        case live
+        /// The upstream completed; its completion waits behind the values.
+        case completing
+        /// The completion is being delivered; the subscriber is let go of after it.
+        case completed
+        /// The subscriber cancelled; it is kept until no scheduled action is pending.
+        case cancelled
+        /// The stage has let go of its subscriber.
+        case ended
+    }
+
+    /// What a scheduled action does next.
+    @usableFromInline
+    enum Step {
+        /// Deliver the oldest waiting value.
+        case deliverValue
+        /// Deliver the upstream's completion, every value before it being delivered.
+        case deliverCompletion
+        /// Nothing more: the event was left to the action delivering, or the delivery was given
+        /// back.
+        case finished
+        /// The same, and the subscriber is to be let go of, outside the lock.
+        case finishedLettingGoOfSubscriber
+    }
+
+    /// What a cancel ends.
+    @usableFromInline
+    struct Ending {
+        /// The upstream subscription the stage held.
+        @usableFromInline var upstream: (any Subscription)?
+        /// Whether it is to be cancelled: not after the upstream's completion.
+        @usableFromInline var cancelsUpstream: Bool
+        /// Whether the subscriber goes now: no scheduled action is pending or running.
+        @usableFromInline var letsGoOfSubscriber: Bool
+    }
+
+    @usableFromInline var phase: Phase = .awaitingSubscription
+    /// Actions handed to the scheduler that have not started yet.
+    @usableFromInline var scheduled = 0
+    /// Actions that ran while another was delivering and left their event to it.
+    @usableFromInline var owed = 0
+    /// Values waiting in the stage.
+    @usableFromInline var waiting = 0
+    /// Held by the action delivering right now.
+    @usableFromInline var role = DeliveryFlag()
+    /// Kept until the upstream's completion is delivered (a value delivered before it still has
+    /// the subscriber's answer requested upstream), or until the subscriber cancels.
+    @usableFromInline var upstream: SubscriptionStatus = .awaitingSubscription
+
+    @inlinable
+    init() {}
+
+    /// Whether the upstream's events are taken: not before the subscription, nor after its
+    /// completion or a cancel.
+    @inlinable
+    var isLive: Bool {
+        if case .live = phase { return true }
+        return false
+    }
+
+    /// Keeps the upstream's `subscription`; `false` when one has arrived already or the stage
+    /// has ended, and the caller cancels it.
+    @usableFromInline
+    mutating func subscribe(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = phase, upstream.accept(subscription) else { return false }
+        phase = .live
+        return true
+    }
+
+    /// A value arrives: whether it is taken, and then scheduled.
+    @inlinable
+    mutating func admitValue() -> Bool {
+        guard case .live = phase else { return false }
+        waiting += 1
+        scheduled += 1
+        return true
+    }
+
+    /// The upstream's completion arrives: whether it is taken, and then scheduled.
+    @inlinable
+    mutating func admitCompletion() -> Bool {
+        guard case .live = phase else { return false }
+        phase = .completing
+        scheduled += 1
+        return true
+    }
+
+    /// A scheduled action starts: it takes the delivery role, or leaves its event to the action
+    /// already delivering.
+    @inlinable
+    @inline(__always)
+    mutating func begin() -> Step {
+        scheduled -= 1
+        guard role.tryTake() else {
+            owed += 1
+            return .finished
+        }
+        return next()
+    }
+
+    /// After a delivery: the event of an action that ran meanwhile, or the delivery given back.
+    @inlinable
+    mutating func advance() -> Step {
+        guard owed > 0 else { return giveBack() }
+        owed -= 1
+        return next()
+    }
+
+    /// The event the action holding the role delivers now.
+    @inlinable
+    mutating func next() -> Step {
+        switch phase {
+        case .live where waiting > 0, .completing where waiting > 0:
+            waiting -= 1
+            return .deliverValue
+        case .completing:
+            phase = .completed
+            return .deliverCompletion
+        case .awaitingSubscription, .live, .completed, .cancelled, .ended:
+            break
+        }
+        // Nothing is left to deliver, for this action or those that left theirs to it.
+        owed = 0
+        return giveBack()
+    }
+
+    /// The delivery role goes back; the subscriber goes too once the stream is over and no
+    /// action is pending.
+    @inlinable
+    mutating func giveBack() -> Step {
+        role.release()
+        switch phase {
+        case .completed:
+            phase = .ended
+            return .finishedLettingGoOfSubscriber
+        case .cancelled where scheduled == 0:
+            phase = .ended
+            return .finishedLettingGoOfSubscriber
+        case .awaitingSubscription, .live, .completing, .cancelled, .ended:
+            return .finished
+        }
+    }
+
+    /// The subscriber cancels: `nil` before the subscription (Apple takes a late subscription as
+    /// if there had been no cancel), after the completion's delivery has started, and after a
+    /// first cancel.
+    @usableFromInline
+    mutating func cancel() -> Ending? {
+        let completed: Bool
+        switch phase {
+        case .live: completed = false
+        case .completing: completed = true
+        case .awaitingSubscription, .completed, .cancelled, .ended: return nil
+        }
+        // The action delivering, if any, lets go of the subscriber when it gives the role back.
+        let idle = scheduled == 0 && !role.isHeld
+        phase = idle ? .ended : .cancelled
+        // The stage drops the values.
+        waiting = 0
+        return Ending(upstream: upstream.terminate(), cancelsUpstream: !completed, letsGoOfSubscriber: idle)
     }
 }
 

@@ -344,6 +344,80 @@ struct PublishersReceiveOnTests {
         scheduler.runNext()
         #expect(subscriber.events == [.subscription("ReceiveOn"), .value(1), .value(2), .completion(.finished)])
     }
+
+    /// A subscriber that cancels from inside its own delivery is let go of once that delivery
+    /// has returned, or, with actions still pending, once the last of them has run; nothing more
+    /// reaches it.
+    @Test(arguments: [1, 2])
+    func aSubscriberCancellingInsideADeliveryIsReleasedAfterTheLastPendingAction(sent: Int) {
+        let scheduler = StepScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>(onValue: { _ in weakSubscriber?.cancel() })
+            weakSubscriber = subscriber
+            upstream.receive(on: scheduler).subscribe(subscriber)
+        }
+        for value in 1...sent { upstream.send(value) }
+        scheduler.runNext()
+        #expect(upstream.isCancelled)
+        if sent > 1 {
+            #expect(weakSubscriber != nil, "released before the last pending action ran")
+            #expect(weakSubscriber?.values == [1])
+            scheduler.runNext()
+        }
+        #expect(weakSubscriber == nil, "still alive after the last action ran")
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    /// As Apple's stage, it lets go of the upstream's subscription before delivering the
+    /// completion, and of the subscriber right after the delivery.
+    @Test func theUpstreamGoesBeforeTheCompletionIsDeliveredAndTheSubscriberRightAfter() {
+        let scheduler = StepScheduler()
+        let upstream = LateSubscriptionUpstream<Int, Never>()
+        weak var weakSubscription: RecordingSubscription?
+        weak var weakSubscriber: CompletionProbe?
+        var subscriptionHeldAtCompletion: Bool?
+        do {
+            let probe = CompletionProbe { subscriptionHeldAtCompletion = weakSubscription != nil }
+            weakSubscriber = probe
+            upstream.receive(on: scheduler).subscribe(probe)
+            let subscription = RecordingSubscription()
+            weakSubscription = subscription
+            upstream.send(subscription: subscription)
+        }
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        scheduler.runNext()
+        #expect(weakSubscription != nil, "let go of before the completion's turn")
+        #expect(weakSubscriber?.values == [1])
+        scheduler.runNext()
+        #expect(subscriptionHeldAtCompletion == false)
+        #expect(weakSubscriber == nil)
+    }
+
+    /// A cancel while the upstream's completion waits to be delivered drops it; the upstream,
+    /// which has completed, is not cancelled, and the subscriber stays until the pending actions
+    /// have run.
+    @Test func aCancelWhileTheCompletionWaitsDropsItWithoutCancellingTheUpstream() {
+        let scheduler = StepScheduler()
+        let upstream = TestUpstream<Int, Never>()
+        weak var weakSubscriber: TrackingSubscriber<Int, Never>?
+        do {
+            let subscriber = TrackingSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.receive(on: scheduler).subscribe(subscriber)
+            upstream.send(1)
+            upstream.send(completion: .finished)
+            subscriber.cancel()
+        }
+        #expect(upstream.calls == [.request(.unlimited)])
+        scheduler.runNext()
+        #expect(weakSubscriber != nil, "released before the last pending action ran")
+        #expect(weakSubscriber?.events == [.subscription("ReceiveOn")])
+        scheduler.runNext()
+        #expect(weakSubscriber == nil)
+    }
 }
 
 /// Keeps the actions handed to it until the test runs them, one at a time, or drops them unrun.
@@ -417,5 +491,35 @@ private final class LettingGoSubscriber: Subscriber, @unchecked Sendable {
             return self.subscription
         }
         subscription?.cancel()
+    }
+}
+
+/// Records values and runs `onCompletion` when the completion arrives; lets go of its
+/// subscription then, as `sink` does.
+private final class CompletionProbe: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+
+    private let onCompletion: () -> Void
+    private var subscription: (any Subscription)?
+    private(set) var values: [Int] = []
+
+    init(onCompletion: @escaping () -> Void) {
+        self.onCompletion = onCompletion
+    }
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        values.append(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        onCompletion()
+        subscription = nil
     }
 }
