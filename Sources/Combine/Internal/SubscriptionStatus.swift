@@ -76,7 +76,7 @@ extension SubscriptionStatus {
 
 /// The lock-guarded state of a stage that keeps its upstream's status beside the subscriber it
 /// delivers to, and hands itself to that subscriber once the upstream's subscription arrives
-/// (`receive(on:)`, `subscribe(on:)`, `measureInterval`, `delay`, `debounce`, `throttle`,
+/// (`subscribe(on:)`, `measureInterval`, `delay`, `debounce`, `throttle`,
 /// `collect(_:options:)` by time). The subscriber is let go of only after the status has left
 /// `awaitingSubscription`, so while a subscription may still be taken the subscriber is there.
 @usableFromInline

@@ -61,11 +61,18 @@ enum FuturePhase {
 /// live in the storage's tail bytes, reached through the two pointers kept here (taking
 /// `&header.mutex` would be an inout access, which the thread sanitizer reports as a race whenever
 /// two threads lock at once); the phase and the waiting subscriptions are guarded by the mutex.
+///
+/// The two pointers, written once before the storage is shared, are read with raw loads
+/// (``FutureCore/mutex(of:)``, ``FutureStorage/result``): read as `header.pointee.mutex` before
+/// the mutex is taken, they are a formal access of the whole header, which the thread sanitizer
+/// reports as racing with the thread that holds the mutex and modifies `waiting`.
 @usableFromInline
 struct FutureHeader {
+    /// First: ``FutureCore/mutex(of:)`` loads it at offset 0.
     @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutexStorage>
     /// Where the result lives: initialised, as a `Result<Output, Failure>`, when the phase leaves
-    /// `pending`, never written again, and deinitialised with the storage.
+    /// `pending`, never written again, and deinitialised with the storage. Second, right after
+    /// `mutex`: ``FutureStorage/result`` loads it there.
     @usableFromInline let result: UnsafeMutableRawPointer
     @usableFromInline var phase = FuturePhase.pending
     /// The subscriptions attached while the result was not known; emptied when it arrives.
@@ -89,18 +96,24 @@ class FutureCore: ManagedBuffer<FutureHeader, UInt8> {
     @inlinable
     final func lock() -> UnsafeMutablePointer<FutureHeader> {
         let header = withUnsafeMutablePointerToHeader { $0 }
-        PlatformMutex.lock(header.pointee.mutex)
+        PlatformMutex.lock(Self.mutex(of: header))
         return header
     }
 
     /// Gives back the mutex taken by ``lock()``.
     @inlinable
     final func unlock(_ header: UnsafeMutablePointer<FutureHeader>) {
-        PlatformMutex.unlock(header.pointee.mutex)
+        PlatformMutex.unlock(Self.mutex(of: header))
+    }
+
+    /// The mutex's address, loaded raw from the header's first field (see ``FutureHeader``).
+    @inlinable
+    static func mutex(of header: UnsafeMutablePointer<FutureHeader>) -> UnsafeMutablePointer<PlatformMutexStorage> {
+        UnsafeRawPointer(header).load(as: UnsafeMutablePointer<PlatformMutexStorage>.self)
     }
 
     deinit {
-        withUnsafeMutablePointerToHeader { PlatformMutex.destroy($0.pointee.mutex) }
+        withUnsafeMutablePointerToHeader { PlatformMutex.destroy(Self.mutex(of: $0)) }
     }
 }
 
@@ -154,8 +167,13 @@ final class FutureStorage<Value>: FutureCore {
     @inlinable
     final var result: UnsafeMutablePointer<Value> {
         // Typed outside the closure: a closure returning the typed pointer would make its caller
-        // look up the metadata of `UnsafeMutablePointer<Value>` in a debug build.
-        withUnsafeMutablePointerToHeader { $0.pointee.result }.assumingMemoryBound(to: Value.self)
+        // look up the metadata of `UnsafeMutablePointer<Value>` in a debug build. Loaded raw, as
+        // the mutex is (see ``FutureHeader``): this runs outside the lock.
+        withUnsafeMutablePointerToHeader {
+            UnsafeRawPointer($0).load(
+                fromByteOffset: MemoryLayout<UnsafeMutablePointer<PlatformMutexStorage>>.stride,
+                as: UnsafeMutableRawPointer.self)
+        }.assumingMemoryBound(to: Value.self)
     }
 
     @inlinable
