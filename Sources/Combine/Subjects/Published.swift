@@ -105,12 +105,7 @@ extension Publisher where Failure == Never {
     /// when the publisher is derived from the same object.
     @inlinable
     public func assign(to published: inout Published<Output>.Publisher) {
-        let storage = published.storage
-        let sink = Subscribers.Sink<Output, Never>(
-            receiveCompletion: { _ in },
-            receiveValue: { [weak storage] value in storage?.publish(value) })
-        storage.keep(AnyCancellable(sink))
-        subscribe(sink)
+        subscribe(published.storage.makeAssignment())
     }
 }
 
@@ -159,6 +154,21 @@ final class PublishedSubject<Value>: PublishedObjectWillChangeSlot, Publisher, @
     @inlinable
     final func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         dispatcher.subscribe(subscriber, parent: self)
+    }
+
+    /// The sink that `assign(to:)` subscribes with, already kept by this storage: it republishes
+    /// each value here and holds the storage weakly, so it dies with the enclosing object.
+    ///
+    /// Made here rather than in `assign(to:)`, and never inlined, so that a user's build compiles
+    /// it (and the sink's value closure) once per property type, not once per publisher that is
+    /// assigned to a property.
+    @inlinable @inline(never)
+    func makeAssignment() -> Subscribers.Sink<Value, Never> {
+        let sink = Subscribers.Sink<Value, Never>(
+            receiveCompletion: { _ in },
+            receiveValue: { [weak self] value in self?.publish(value) })
+        keep(AnyCancellable(sink))
+        return sink
     }
 
     @usableFromInline
