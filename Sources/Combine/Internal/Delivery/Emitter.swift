@@ -557,6 +557,41 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         return false
     }
 
+    /// ``acceptLocked(_:tag:_:step:ticket:)`` in two halves, for operators whose values take the
+    /// role only under the mutex (no lock-free takers, which could otherwise overtake a value
+    /// between the halves): under the mutex, returns `true` when this thread is to deliver the
+    /// value at once (it took the role); otherwise the value is queued and `queued` is set to its
+    /// ticket, for ``settleQueued(_:)`` once the mutex is given back. The common case, delivering
+    /// at once, never makes a ``Step``: in a debug build every function that handles one looks up
+    /// the metadata of ``Emission`` and of its payloads.
+    @inlinable
+    final func acceptOrQueueLocked(
+        _ value: Downstream.Input, tag: Machine.Tag, _ machine: inout Machine, queued: inout DeliveryTickets.Ticket
+    ) -> Bool {
+        if machine.emitter.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
+            takeLocked(&machine)
+            return true
+        }
+        queued = inPlace(&machine.emitter) { $0.tickets.lastEntered }
+        return false
+    }
+
+    /// The second half of ``acceptOrQueueLocked(_:tag:_:queued:)``, outside the mutex: settles
+    /// the role, taking it and delivering what is queued when nobody emits, else waits until the
+    /// emitting thread has delivered the value with ticket `queued`. Whoever emitted or settled
+    /// in between has already delivered it or will, so settling again only finds the same or
+    /// less to do.
+    @inlinable @inline(never)
+    final func settleQueued(_ queued: DeliveryTickets.Ticket) {
+        var ticket: DeliveryTickets.Ticket?
+        let step = state.withLock { machine -> Step in
+            let step = settleLocked(&machine)
+            if case .idle = step, anotherThreadEmitsLocked() { ticket = queued }
+            return step
+        }
+        performQueued(step, ticket)
+    }
+
     /// Outside the mutex, after a value was queued: performs the step, then waits for the
     /// ticket.
     @inlinable

@@ -233,7 +233,10 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         case ignored
         /// The inner completed before its subscription: Apple's operator stops the process.
         case beforeSubscription
-        /// Accepted: the emitter settles, after `cancel` is cancelled.
+        /// The current inner finished while the upstream goes on: the operator waits for the next
+        /// inner, and the subscriber hears nothing, so the emitter has nothing to settle.
+        case endedQuietly
+        /// Accepted, and it ends the operator: the emitter settles, after `cancel` is cancelled.
         case accepted(cancel: SubscriptionHandle?)
     }
 
@@ -259,7 +262,8 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         switch completion {
         case .finished:
             innerPhase = .finished
-            if upstreamFinished { emitter.finish() }
+            guard upstreamFinished else { return .endedQuietly }
+            emitter.finish()
             return .accepted(cancel: nil)
         case .failure(let error):
             innerPhase = .dropped

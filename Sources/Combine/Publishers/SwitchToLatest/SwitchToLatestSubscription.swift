@@ -25,20 +25,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Machine = SwitchToLatestStateMachine<Downstream>
 
-    /// How a value this thread offered goes on, decided under the lock.
     @usableFromInline
-    enum Offer {
-        /// Nothing to deliver (dropped, or the inner is to be subscribed to).
-        case none
-        /// This thread took the role: it delivers the value, returns the answer to its sender and
-        /// then goes on as the emitter (``finishOwnDelivery(returning:)``).
-        case deliver
-        /// The value's demand is spent and this thread is delivering further up its stack:
-        /// deliver it at once, nested.
-        case nested
-        /// Queued: perform the step, then wait for the ticket if another thread emits.
-        case queued
-    }
+    typealias Offer = SwitchToLatestOffer
 
     @inlinable
     init(downstream: Downstream) {
@@ -86,11 +74,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if answer != .none { state.withLock { _ = $0.emitter.delivered(additional: answer) } }
     }
 
-    /// Delivers what ``Offer`` says; returns the answer for the value's sender.
+    /// Delivers what ``Offer`` says; returns the answer for the value's sender. A queued value
+    /// (its ticket in `queued`) is settled and waited for (``DeliveryEmitter/settleQueued(_:)``).
     @inlinable
-    func perform(_ offer: Offer, _ value: P.Output, _ step: consuming Step, _ ticket: DeliveryTickets.Ticket?)
-        -> Subscribers.Demand
-    {
+    func perform(_ offer: Offer, _ value: P.Output, queued: DeliveryTickets.Ticket) -> Subscribers.Demand {
         switch offer {
         case .none:
             return .none
@@ -103,8 +90,11 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             finishNestedDelivery(returning: answer)
             return answer
         case .queued:
-            performQueued(step, ticket)
+            settleQueued(queued)
             return .none
+        case .beyondDemand:
+            APIViolation.upstreamContract(
+                "switchToLatest", "received a value from its inner publisher beyond the demand it requested")
         }
     }
 
@@ -149,8 +139,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// to send: only the emitter counts it.
     @inlinable
     func receiveImmediate(_ value: P.Output, of publisher: P) -> Subscribers.Demand {
-        var step = Step.idle
-        var ticket: DeliveryTickets.Ticket?
+        var queued = DeliveryTickets.Ticket(position: 0, turn: 0)
         let (decision, offer) = state.withLock { machine -> (Machine.ImmediateSwitch, Offer) in
             let decision = machine.switchToImmediate(nested: emittingHereLocked)
             switch decision {
@@ -159,7 +148,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             case .offeredNested:
                 return (decision, .nested)
             case .offered:
-                let delivers = acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket)
+                let delivers = acceptOrQueueLocked(value, tag: (), &machine, queued: &queued)
                 return (decision, delivers ? .deliver : .queued)
             }
         }
@@ -171,7 +160,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         case .offered(let previous), .offeredNested(let previous):
             previous?.cancel()
-            _ = perform(offer, value, step, ticket)
+            _ = perform(offer, value, queued: queued)
         }
         return .none
     }
@@ -206,35 +195,35 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// delivery, that thread requests the answer from the inner instead.
     @inlinable
     func receiveInner(_ value: P.Output, generation: Int) -> Subscribers.Demand {
-        var step = Step.idle
-        var ticket: DeliveryTickets.Ticket?
-        let offer = state.withLock { machine -> Offer? in
+        var queued = DeliveryTickets.Ticket(position: 0, turn: 0)
+        let offer = state.withLock { machine -> Offer in
             switch machine.receiveInner(value, generation: generation, nested: emittingHereLocked) {
             case .drop:
-                return Offer.none
+                return .none
             case .beyondDemand:
-                return nil
+                return .beyondDemand
             case .nested:
                 return .nested
             case .accept:
-                return acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket) ? .deliver : .queued
+                return acceptOrQueueLocked(value, tag: (), &machine, queued: &queued) ? .deliver : .queued
             }
         }
-        guard let offer else {
-            APIViolation.upstreamContract(
-                "switchToLatest", "received a value from its inner publisher beyond the demand it requested")
-        }
-        return perform(offer, value, step, ticket)
+        return perform(offer, value, queued: queued)
     }
 
+    /// An inner's completion. Most end quietly (the inner finished, the upstream goes on): the
+    /// state changes under the lock and nothing reaches the subscriber, so nothing waits for the
+    /// emitter either.
     @inlinable
     func receiveInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
         var cancel: SubscriptionHandle?
+        var early = false
         let settled = state.withLock { machine -> (Step, DeliveryTickets.Ticket?)? in
             switch machine.receiveInner(completion: completion, generation: generation) {
-            case .ignored:
-                return (.idle, nil)
+            case .ignored, .endedQuietly:
+                return nil
             case .beforeSubscription:
+                early = true
                 return nil
             case .accepted(let held):
                 cancel = held
@@ -242,8 +231,11 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             }
         }
         guard let (step, ticket) = settled else {
-            APIViolation.upstreamContract(
-                "switchToLatest", "received a completion from its inner publisher before its subscription")
+            guard !early else {
+                APIViolation.upstreamContract(
+                    "switchToLatest", "received a completion from its inner publisher before its subscription")
+            }
+            return
         }
         cancel?.cancel()
         performQueued(step, ticket)
@@ -305,4 +297,22 @@ extension SwitchToLatestSubscription {
             parent.receiveInner(completion: completion, generation: generation)
         }
     }
+}
+
+/// How a value offered to `switchToLatest` goes on, decided under the lock. Not nested in the
+/// generic subscription, so that a debug build handles it without looking up its metadata.
+@usableFromInline
+enum SwitchToLatestOffer {
+    /// Nothing to deliver (dropped, or the inner is to be subscribed to).
+    case none
+    /// This thread took the role: it delivers the value, returns the answer to its sender and
+    /// then goes on as the emitter (``SwitchToLatestSubscription/finishOwnDelivery(returning:)``).
+    case deliver
+    /// The value's demand is spent and this thread is delivering further up its stack: deliver
+    /// it at once, nested.
+    case nested
+    /// Queued: settle the role, then wait if another thread emits.
+    case queued
+    /// An inner sent more than it was asked for: Apple's operator stops the process.
+    case beyondDemand
 }

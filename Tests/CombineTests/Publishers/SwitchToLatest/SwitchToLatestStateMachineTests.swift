@@ -66,6 +66,22 @@ struct SwitchToLatestStateMachineTests {
         }
     }
 
+    @Test func anInnerFinishingBeforeTheUpstreamEndsQuietly() {
+        var (machine, _) = subscribed()
+        let inner = machine.switchInner()!
+        _ = machine.receiveInner(subscription: SubscriptionHandle(RecordingSubscription()), generation: inner.generation)
+        guard case .endedQuietly = machine.receiveInner(completion: .finished, generation: inner.generation) else {
+            Issue.record("an inner finishing while the upstream goes on is not a quiet end")
+            return
+        }
+        #expect(machine.innerPhase == .finished)
+        #expect(machine.emitter.isOpen)
+        #expect(!machine.emitter.hasWork)
+        // The next inner is taken as usual.
+        let next = machine.switchInner()
+        #expect(next?.generation == inner.generation + 1)
+    }
+
     @Test func anInnersFailureFailsTheOperatorAndCancelsTheUpstream() {
         var (machine, upstream) = subscribed()
         let inner = machine.switchInner()!
