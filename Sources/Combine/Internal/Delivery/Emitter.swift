@@ -135,9 +135,17 @@ struct EmitterState<Downstream: Subscriber, Tag> {
             demand -= 1
             return true
         }
+        enqueue(value, tag: tag)
+        return false
+    }
+
+    /// ``deliverAtOnce(_:tag:emitting:)``'s other outcome, in a function of its own: a debug
+    /// build looks up the metadata of the queue's element, a tuple, on entry to any function that
+    /// appends one, and most values are delivered at once.
+    @inlinable @inline(never)
+    mutating func enqueue(_ value: Input, tag: Tag) {
         queue.append((value, tag))
         tickets.enter()
-        return false
     }
 
     /// For the emitter: the next queued value (when demand allows), else the completion once the

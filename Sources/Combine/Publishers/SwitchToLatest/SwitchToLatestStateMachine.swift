@@ -240,6 +240,27 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         case accepted(cancel: SubscriptionHandle?)
     }
 
+    /// The common case of ``receiveInner(completion:generation:)``, decided without the
+    /// completion's type: the current inner finished while the operator and its upstream go on
+    /// (recorded here: the quiet end), or an inner that is no longer current completed (nothing
+    /// to do). Returns `false`, having changed nothing, for every other case, which the full
+    /// method handles.
+    @inlinable
+    mutating func endInnerQuietly(finished: Bool, generation: Int) -> Bool {
+        guard generation == self.generation else { return true }
+        switch innerPhase {
+        case .none, .finished, .dropped:
+            return true
+        case .awaitingSubscription:
+            return false
+        case .subscribed:
+            guard finished, !upstreamFinished, emitter.isOpen else { return false }
+            inner = nil
+            innerPhase = .finished
+            return true
+        }
+    }
+
     @inlinable
     mutating func receiveInner(
         completion: Subscribers.Completion<Downstream.Failure>, generation: Int

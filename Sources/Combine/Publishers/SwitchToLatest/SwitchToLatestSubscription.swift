@@ -213,9 +213,19 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     /// An inner's completion. Most end quietly (the inner finished, the upstream goes on): the
     /// state changes under the lock and nothing reaches the subscriber, so nothing waits for the
-    /// emitter either.
+    /// emitter either, and a debug build handles none of the emitter's generic steps.
     @inlinable
     func receiveInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
+        let finished: Bool
+        if case .finished = completion { finished = true } else { finished = false }
+        if state.withLock({ $0.endInnerQuietly(finished: finished, generation: generation) }) { return }
+        settleInner(completion: completion, generation: generation)
+    }
+
+    /// ``receiveInner(completion:generation:)`` when the completion may end the operator (or
+    /// breaks the inner's contract): decided and settled in one critical section.
+    @inlinable @inline(never)
+    func settleInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
         var cancel: SubscriptionHandle?
         var early = false
         let settled = state.withLock { machine -> (Step, DeliveryTickets.Ticket?)? in

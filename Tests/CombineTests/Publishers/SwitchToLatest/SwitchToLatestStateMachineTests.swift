@@ -82,6 +82,35 @@ struct SwitchToLatestStateMachineTests {
         #expect(next?.generation == inner.generation + 1)
     }
 
+    @Test func theQuietEndLeavesEveryOtherCompletionToTheFullPath() {
+        var (machine, _) = subscribed()
+        let inner = machine.switchInner()!
+        // Before the inner's subscription: the full path reports it.
+        let quiet1 = machine.endInnerQuietly(finished: true, generation: inner.generation)
+        #expect(!quiet1)
+        _ = machine.receiveInner(subscription: SubscriptionHandle(RecordingSubscription()), generation: inner.generation)
+        // A failure, or a finish after the upstream's, may end the operator: nothing is changed.
+        let quiet2 = machine.endInnerQuietly(finished: false, generation: inner.generation)
+        #expect(!quiet2)
+        #expect(machine.innerPhase == .subscribed)
+        // A replaced inner's completion is nothing to do.
+        let quiet3 = machine.endInnerQuietly(finished: false, generation: inner.generation - 1)
+        #expect(quiet3)
+        // The current inner finishing while the upstream goes on ends quietly.
+        let quiet4 = machine.endInnerQuietly(finished: true, generation: inner.generation)
+        #expect(quiet4)
+        #expect(machine.innerPhase == .finished)
+        #expect(machine.inner == nil)
+        #expect(machine.emitter.isOpen)
+
+        let next = machine.switchInner()!
+        _ = machine.receiveInner(subscription: SubscriptionHandle(RecordingSubscription()), generation: next.generation)
+        _ = machine.receiveUpstream(completion: .finished)
+        let quiet5 = machine.endInnerQuietly(finished: true, generation: next.generation)
+        #expect(!quiet5)
+        #expect(machine.innerPhase == .subscribed)
+    }
+
     @Test func anInnersFailureFailsTheOperatorAndCancelsTheUpstream() {
         var (machine, upstream) = subscribed()
         let inner = machine.switchInner()!
