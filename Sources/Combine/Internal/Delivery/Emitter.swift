@@ -23,6 +23,15 @@ enum EmitterPhase {
     case open
     case completing
     case ended
+
+    /// Whether events are still accepted (not cancelled, no completion decided). For a machine's
+    /// checks made without the machine's metadata, which read the phase field of its
+    /// ``EmitterState`` directly (see ``FlatMapCore``).
+    @inlinable
+    var isOpen: Bool {
+        if case .open = self { return true }
+        return false
+    }
 }
 
 /// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`,
@@ -375,6 +384,15 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         cancelHook = { emitter in emitter.cancelNow() }
     }
 
+    /// `state.withLock(body)`, called on this class: a debug build then takes the machine's type
+    /// from the object rather than looking up its metadata, about 330 instructions, as a
+    /// subclass's own call of `state.withLock` does (the subclass knows the machine as a type
+    /// made of its generic parameters). For the lock trips made for every value.
+    @inlinable
+    final func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
+        state.withLock(body)
+    }
+
     /// The subscriber's `request(_:)`: runs the subclass's ``requestHook``.
     @inlinable
     final func request(_ demand: Subscribers.Demand) {
@@ -411,10 +429,18 @@ class DeliveryEmitter<Machine: EmitterMachine> {
     /// role.
     @inlinable
     final func settleLocked(_ machine: inout Machine) -> Step {
-        if role.settleLocked(take: inPlace(&machine.emitter) { $0.hasWork }, keepingLockFreeTakersOut: !machine.fastEligible) {
+        if settleTakingLocked(&machine) {
             return nextLocked(&machine)
         }
         return .idle
+    }
+
+    /// ``settleLocked(_:)`` without the first step: returns whether this thread took the role,
+    /// and then owes a ``nextLocked(_:)`` (``performQueued(tookRole:_:)``).
+    @inlinable @inline(__always)
+    final func settleTakingLocked(_ machine: inout Machine) -> Bool {
+        role.settleLocked(
+            take: inPlace(&machine.emitter) { $0.hasWork }, keepingLockFreeTakersOut: !machine.fastEligible)
     }
 
     /// Under the mutex, by the emitter: the next step, giving the role back when there is
@@ -562,6 +588,40 @@ class DeliveryEmitter<Machine: EmitterMachine> {
     @inlinable
     final func performQueued(_ step: consuming Step, _ ticket: DeliveryTickets.Ticket?) {
         emit(step)
+        // Another thread delivers: wait until it has delivered this value.
+        if let ticket { state.waitUntilSettled(ticket) }
+    }
+
+    /// ``acceptLocked(_:tag:_:step:ticket:)`` for a caller that keeps no ``Step``: when the
+    /// value is queued, `tookRole` says whether this thread took the role to deliver what waits,
+    /// which it then does with ``performQueued(tookRole:_:)``, the first step decided under the
+    /// mutex again. (A debug build copies, moves and destroys a `Step`, a generic enum with
+    /// several payloads, by looking up the metadata of every payload type, about 1,650
+    /// instructions each time, even for `.idle`: a caller that delivers at once never makes one.)
+    /// The `step` form is not written in terms of this one: that cost `merge` an instruction per
+    /// value in an optimised build.
+    @inlinable
+    final func acceptLocked(
+        _ value: Downstream.Input, tag: Machine.Tag, _ machine: inout Machine, tookRole: inout Bool,
+        ticket: inout DeliveryTickets.Ticket?
+    ) -> Bool {
+        if machine.emitter.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
+            takeLocked(&machine)
+            return true
+        }
+        let queued = inPlace(&machine.emitter) { $0.tickets.lastEntered }
+        tookRole = settleTakingLocked(&machine)
+        if !tookRole, anotherThreadEmitsLocked() { ticket = queued }
+        return false
+    }
+
+    /// Outside the mutex, after ``acceptLocked(_:tag:_:tookRole:ticket:)`` queued a value: delivers
+    /// what waits when this thread took the role (the role is held meanwhile, so the first step
+    /// is what it would have been under the first lock, or later news), then waits for the
+    /// ticket.
+    @inlinable
+    final func performQueued(tookRole: Bool, _ ticket: DeliveryTickets.Ticket?) {
+        if tookRole { emit(state.withLock { nextLocked(&$0) }) }
         // Another thread delivers: wait until it has delivered this value.
         if let ticket { state.waitUntilSettled(ticket) }
     }

@@ -27,18 +27,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     /// How a value this thread offered goes on, decided under the lock.
     @usableFromInline
-    enum Offer {
-        /// Nothing to deliver (dropped, or the inner is to be subscribed to).
-        case none
-        /// This thread took the role: it delivers the value, returns the answer to its sender and
-        /// then goes on as the emitter (``finishOwnDelivery(returning:)``).
-        case deliver
-        /// The value's demand is spent and this thread is delivering further up its stack:
-        /// deliver it at once, nested.
-        case nested
-        /// Queued: perform the step, then wait for the ticket if another thread emits.
-        case queued
-    }
+    typealias Offer = SwitchToLatestOffer
 
     @inlinable
     init(downstream: Downstream) {
@@ -72,7 +61,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// ``finishOwnDelivery(returning:)`` when the role could not be given back without the lock.
     @inlinable
     func resumeOwnDelivery(returning answer: Subscribers.Demand) {
-        let next = state.withLock { machine -> Step in
+        let next = withMachine { machine -> Step in
             _ = machine.emitter.delivered(additional: answer)
             return nextLocked(&machine)
         }
@@ -83,14 +72,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// delivery this one is nested in, which goes on afterwards.
     @inlinable
     func finishNestedDelivery(returning answer: Subscribers.Demand) {
-        if answer != .none { state.withLock { _ = $0.emitter.delivered(additional: answer) } }
+        if answer != .none { withMachine { _ = $0.emitter.delivered(additional: answer) } }
     }
 
     /// Delivers what ``Offer`` says; returns the answer for the value's sender.
     @inlinable
-    func perform(_ offer: Offer, _ value: P.Output, _ step: consuming Step, _ ticket: DeliveryTickets.Ticket?)
-        -> Subscribers.Demand
-    {
+    func perform(_ offer: Offer, _ value: P.Output, _ ticket: DeliveryTickets.Ticket?) -> Subscribers.Demand {
         switch offer {
         case .none:
             return .none
@@ -102,8 +89,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             let answer = deliver(value)
             finishNestedDelivery(returning: answer)
             return answer
-        case .queued:
-            performQueued(step, ticket)
+        case .queued(let tookRole):
+            performQueued(tookRole: tookRole, ticket)
             return .none
         }
     }
@@ -120,7 +107,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func receive(subscription: any Subscription) {
         let handle = SubscriptionHandle(subscription)
-        guard state.withLock({ $0.receiveUpstream(subscription: handle) }) else {
+        guard withMachine({ $0.receiveUpstream(subscription: handle) }) else {
             subscription.cancel()
             return
         }
@@ -134,7 +121,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         {
             return receiveImmediate(value, of: publisher)
         }
-        guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return .none }
+        guard let (generation, previous) = withMachine({ $0.switchInner() }) else { return .none }
         previous?.cancel()
         publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         return .none
@@ -149,9 +136,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// to send: only the emitter counts it.
     @inlinable
     func receiveImmediate(_ value: P.Output, of publisher: P) -> Subscribers.Demand {
-        var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
-        let (decision, offer) = state.withLock { machine -> (Machine.ImmediateSwitch, Offer) in
+        let (decision, offer) = withMachine { machine -> (Machine.ImmediateSwitch, Offer) in
             let decision = machine.switchToImmediate(nested: emittingHereLocked)
             switch decision {
             case .ignored, .subscribe:
@@ -159,8 +145,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             case .offeredNested:
                 return (decision, .nested)
             case .offered:
-                let delivers = acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket)
-                return (decision, delivers ? .deliver : .queued)
+                var tookRole = false
+                let delivers = acceptLocked(value, tag: (), &machine, tookRole: &tookRole, ticket: &ticket)
+                return (decision, delivers ? .deliver : .queued(tookRole: tookRole))
             }
         }
         switch decision {
@@ -171,7 +158,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         case .offered(let previous), .offeredNested(let previous):
             previous?.cancel()
-            _ = perform(offer, value, step, ticket)
+            _ = perform(offer, value, ticket)
         }
         return .none
     }
@@ -179,7 +166,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<P.Failure>) {
         var cancel: SubscriptionHandle?
-        let (step, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
+        let (step, ticket) = withMachine { machine -> (Step, DeliveryTickets.Ticket?) in
             let accepted: Bool
             (accepted, cancel) = machine.receiveUpstream(completion: completion)
             guard accepted else { return (.idle, nil) }
@@ -194,7 +181,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func receiveInner(subscription: any Subscription, generation: Int) {
         let handle = SubscriptionHandle(subscription)
-        switch state.withLock({ $0.receiveInner(subscription: handle, generation: generation) }) {
+        switch withMachine({ $0.receiveInner(subscription: handle, generation: generation) }) {
         case nil: subscription.cancel()
         case .some(.none): break
         case .some(let grant): subscription.request(grant)
@@ -206,9 +193,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// delivery, that thread requests the answer from the inner instead.
     @inlinable
     func receiveInner(_ value: P.Output, generation: Int) -> Subscribers.Demand {
-        var step = Step.idle
         var ticket: DeliveryTickets.Ticket?
-        let offer = state.withLock { machine -> Offer? in
+        let offer = withMachine { machine -> Offer? in
             switch machine.receiveInner(value, generation: generation, nested: emittingHereLocked) {
             case .drop:
                 return Offer.none
@@ -217,20 +203,22 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             case .nested:
                 return .nested
             case .accept:
-                return acceptLocked(value, tag: (), &machine, step: &step, ticket: &ticket) ? .deliver : .queued
+                var tookRole = false
+                let delivers = acceptLocked(value, tag: (), &machine, tookRole: &tookRole, ticket: &ticket)
+                return delivers ? .deliver : .queued(tookRole: tookRole)
             }
         }
         guard let offer else {
             APIViolation.upstreamContract(
                 "switchToLatest", "received a value from its inner publisher beyond the demand it requested")
         }
-        return perform(offer, value, step, ticket)
+        return perform(offer, value, ticket)
     }
 
     @inlinable
     func receiveInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
         var cancel: SubscriptionHandle?
-        let settled = state.withLock { machine -> (Step, DeliveryTickets.Ticket?)? in
+        let settled = withMachine { machine -> (Step, DeliveryTickets.Ticket?)? in
             switch machine.receiveInner(completion: completion, generation: generation) {
             case .ignored:
                 return (.idle, nil)
@@ -256,7 +244,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a SwitchToLatest subscription")
-        let (forward, step) = state.withLock { machine -> (SubscriptionHandle?, Step) in
+        let (forward, step) = withMachine { machine -> (SubscriptionHandle?, Step) in
             let forward = machine.request(demand)
             return (forward, settleLocked(&machine))
         }
@@ -305,4 +293,25 @@ extension SwitchToLatestSubscription {
             parent.receiveInner(completion: completion, generation: generation)
         }
     }
+}
+
+/// How a value a `switchToLatest` subscription's caller offered goes on, decided under the lock.
+/// Not nested in the generic subscription, whose nested types are generic too: a debug build
+/// would look up this enum's metadata, and that of the tuple the lock returns it in, for every
+/// value.
+@usableFromInline
+enum SwitchToLatestOffer {
+    /// Nothing to deliver (dropped, or the inner is to be subscribed to).
+    case none
+    /// This thread took the role: it delivers the value, returns the answer to its sender and
+    /// then goes on as the emitter
+    /// (``SwitchToLatestSubscription/finishOwnDelivery(returning:)``).
+    case deliver
+    /// The value's demand is spent and this thread is delivering further up its stack:
+    /// deliver it at once, nested.
+    case nested
+    /// Queued: deliver what waits when this thread took the role
+    /// (``DeliveryEmitter/performQueued(tookRole:_:)``), then wait for the ticket if another
+    /// thread emits.
+    case queued(tookRole: Bool)
 }
