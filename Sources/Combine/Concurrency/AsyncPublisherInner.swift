@@ -14,10 +14,14 @@ import TributaryLocks
 /// under the lock and does it after unlocking, so no continuation is resumed and no upstream call
 /// is made while the lock is held.
 ///
+/// The lock is the base class's `state`, reached through ``LockedMachineOwner/withMachine(_:)``.
+///
 /// `@unchecked Sendable`: every stored property other than the immutable lock handle is inside
 /// `state`, which the `LockedState` mutex guards.
 @usableFromInline
-internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+internal final class AsyncPublisherInner<Output, Failure: Error>:
+    LockedMachineOwner<AsyncPublisherInner<Output, Failure>.State>, Subscriber, Cancellable, @unchecked Sendable
+{
     @usableFromInline
     typealias Input = Output
 
@@ -55,17 +59,43 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         @usableFromInline var waiting = Waiters()
         /// One per `next()` made before the subscription arrived; requested together on arrival.
         @usableFromInline var pendingDemand = 0
-        /// A completion that arrived while no `next()` was waiting; reported by the next call.
-        /// `.some(nil)` after it has been reported (and after cancellation): later calls end.
-        @usableFromInline var completion: Subscribers.Completion<Failure>??
         /// Requests made by `next()` calls that have not registered a continuation yet (see
         /// ``AsyncPublisherInner/next()``): a value arriving for one of them while nobody waits
         /// goes to `ready`.
         @usableFromInline var unclaimed = 0
+        /// Whether ``completion`` holds anything, kept beside it: testing an optional of a
+        /// generic type looks up type metadata at run time in a debug build, and
+        /// ``AsyncPublisherInner/takeAnswer(_:)``'s callers test this for every value instead.
+        @usableFromInline var completionRecorded = false
+
+        // The fields whose size depends on `Output` and `Failure` come last, so that a debug
+        // build reaches the ones above (and `ready.count`) at fixed offsets, without this type's
+        // metadata.
+
         /// Values that answered such requests, oldest first, for those calls to take.
         @usableFromInline var ready = DeliveryQueue<Output>()
+        /// See ``completion``.
+        @usableFromInline var recordedCompletion: Subscribers.Completion<Failure>??
 
         @inlinable init() {}
+
+        /// A completion that arrived while no `next()` was waiting; reported by the next call.
+        /// `.some(nil)` after it has been reported (and after cancellation): later calls end.
+        @inlinable var completion: Subscribers.Completion<Failure>?? {
+            get { recordedCompletion }
+            set {
+                recordedCompletion = newValue
+                completionRecorded = newValue != nil
+            }
+        }
+
+        /// Whether ``AsyncPublisherInner/takeAnswer(_:)`` may have something to return: a value
+        /// that answered an earlier request, or a completion. Reads only fields at fixed offsets.
+        /// Always `true` in an optimised build, where `takeAnswer` costs no look-ups and the test
+        /// would only add to it.
+        @inlinable var hasAnswer: Bool {
+            !_isDebugAssertConfiguration() || ready.count != 0 || completionRecorded
+        }
     }
 
     /// The waiting `next()` calls, oldest first. The usual single waiter is kept inline, so an
@@ -101,9 +131,6 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         }
     }
 
-    @usableFromInline
-    let state = LockedState(State())
-
     /// What to do after a subscription arrives.
     @usableFromInline
     enum SubscriptionAction { case request(Int), cancel, nothing }
@@ -117,13 +144,15 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     }
 
     @inlinable
-    init() {}
+    init() {
+        super.init(State())
+    }
 
     // MARK: Subscriber
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let action: SubscriptionAction = state.withLock { state in
+        let action: SubscriptionAction = withMachine { state in
             switch state.upstream {
             case .awaitingSubscription:
                 state.upstream = .subscribed(SubscriptionHandle(subscription))
@@ -155,7 +184,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
 
     @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
-        let action: ValueAction = state.withLock { state in
+        let action: ValueAction = withMachine { state in
             switch state.upstream {
             case .awaitingSubscription:
                 // The calls it ends keep their demand: Apple still requests it when the
@@ -198,7 +227,7 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         let waiting: [Continuation]
         let first: Bool
         do {
-            let taken: ([Continuation], Bool, SubscriptionHandle?) = state.withLock { state in
+            let taken: ([Continuation], Bool, SubscriptionHandle?) = withMachine { state in
                 switch state.upstream {
                 case .awaitingSubscription:
                     // Before the subscription it ends the stream all the same, as Apple's does: the
@@ -288,8 +317,8 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
         // The answer and the subscription come out of the lock apart: copying an enum that
         // carries both would go through its value witnesses.
         var answer: Result<Output?, Failure>?
-        let subscription: SubscriptionHandle? = state.withLock { state in
-            if let result = Self.takeAnswer(&state) {
+        let subscription: SubscriptionHandle? = withMachine { state in
+            if state.hasAnswer, let result = Self.takeAnswer(&state) {
                 answer = result
                 return nil
             }
@@ -305,19 +334,29 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
             return .suspend(requested: false)
         }
         subscription.request(.max(1))
-        return state.withLock { state in
-            if let result = Self.takeAnswer(&state) { return .done(result) }
+        return withMachine { state in
+            if state.hasAnswer, let result = Self.takeAnswer(&state) { return .done(result) }
             return .suspend(requested: true)
         }
     }
 
     /// A value that answered an earlier request, or else the stored completion (reported once,
-    /// later calls get `nil`); `nil` when there is neither.
+    /// later calls get `nil`); `nil` when there is neither. Callers test
+    /// ``State/hasAnswer`` first: even a call that finds nothing costs a debug build a look-up of
+    /// the metadata of each optional it handles.
     @inlinable
     static func takeAnswer(_ state: inout State) -> Result<Output?, Failure>? {
         // `count`, a stored field, first: a debug build looks up `Optional<Output>`'s metadata for
         // every `popFirst()`.
         if state.ready.count != 0, let value = state.ready.popFirst() { return .success(value) }
+        return takeCompletion(&state)
+    }
+
+    /// ``takeAnswer(_:)`` with no value ready: the stored completion. A function of its own, so
+    /// that a debug build looks up the metadata of the completion's optionals only when it
+    /// comes here, not for every value.
+    @inlinable
+    static func takeCompletion(_ state: inout State) -> Result<Output?, Failure>? {
         guard let pending = state.completion else { return nil }
         state.completion = .some(nil)
         return pending.map(Self.result(of:)) ?? .success(nil)
@@ -326,8 +365,8 @@ internal final class AsyncPublisherInner<Output, Failure: Error>: Subscriber, Ca
     /// Registers a suspended `next()`; requests its value unless `requested`.
     @inlinable
     func enqueue(_ continuation: Continuation, requested: Bool) {
-        let action: NextAction = state.withLock { state in
-            if let result = Self.takeAnswer(&state) { return .resume(result) }
+        let action: NextAction = withMachine { state in
+            if state.hasAnswer, let result = Self.takeAnswer(&state) { return .resume(result) }
             state.waiting.append(continuation)
             switch state.upstream {
             case .subscribed(let subscription):

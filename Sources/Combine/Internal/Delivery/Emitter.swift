@@ -23,6 +23,15 @@ enum EmitterPhase {
     case open
     case completing
     case ended
+
+    /// Whether events are still accepted (not cancelled, no completion decided). For a machine's
+    /// checks made without the machine's metadata, which read the phase field of its
+    /// ``EmitterState`` directly (see ``FlatMapCore``).
+    @inlinable
+    var isOpen: Bool {
+        if case .open = self { return true }
+        return false
+    }
 }
 
 /// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`,
@@ -383,6 +392,15 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         cancelHook = { emitter in emitter.cancelNow() }
     }
 
+    /// `state.withLock(body)`, called on this class: a debug build then takes the machine's type
+    /// from the object rather than looking up its metadata, about 330 instructions, as a
+    /// subclass's own call of `state.withLock` does (the subclass knows the machine as a type
+    /// made of its generic parameters). For the lock trips made for every value.
+    @inlinable
+    final func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
+        state.withLock(body)
+    }
+
     /// The subscriber's `request(_:)`: runs the subclass's ``requestHook``.
     @inlinable
     final func request(_ demand: Subscribers.Demand) {
@@ -419,10 +437,18 @@ class DeliveryEmitter<Machine: EmitterMachine> {
     /// role.
     @inlinable
     final func settleLocked(_ machine: inout Machine) -> Step {
-        if role.settleLocked(take: inPlace(&machine.emitter) { $0.hasWork }, keepingLockFreeTakersOut: !machine.fastEligible) {
+        if settleTakingLocked(&machine) {
             return nextLocked(&machine)
         }
         return .idle
+    }
+
+    /// ``settleLocked(_:)`` without the first step: returns whether this thread took the role,
+    /// and then owes a ``nextLocked(_:)`` (``performQueued(tookRole:_:)``).
+    @inlinable @inline(__always)
+    final func settleTakingLocked(_ machine: inout Machine) -> Bool {
+        role.settleLocked(
+            take: inPlace(&machine.emitter) { $0.hasWork }, keepingLockFreeTakersOut: !machine.fastEligible)
     }
 
     /// Under the mutex, by the emitter: the next step, giving the role back when there is
@@ -565,46 +591,45 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         return false
     }
 
-    /// ``acceptLocked(_:tag:_:step:ticket:)`` in two halves, for operators whose values take the
-    /// role only under the mutex (no lock-free takers, which could otherwise overtake a value
-    /// between the halves): under the mutex, returns `true` when this thread is to deliver the
-    /// value at once (it took the role); otherwise the value is queued and `queued` is set to its
-    /// ticket, for ``settleQueued(_:)`` once the mutex is given back. The common case, delivering
-    /// at once, never makes a ``Step``: in a debug build every function that handles one looks up
-    /// the metadata of ``Emission`` and of its payloads.
-    @inlinable
-    final func acceptOrQueueLocked(
-        _ value: Downstream.Input, tag: Machine.Tag, _ machine: inout Machine, queued: inout DeliveryTickets.Ticket
-    ) -> Bool {
-        if machine.emitter.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
-            takeLocked(&machine)
-            return true
-        }
-        queued = inPlace(&machine.emitter) { $0.tickets.lastEntered }
-        return false
-    }
-
-    /// The second half of ``acceptOrQueueLocked(_:tag:_:queued:)``, outside the mutex: settles
-    /// the role, taking it and delivering what is queued when nobody emits, else waits until the
-    /// emitting thread has delivered the value with ticket `queued`. Whoever emitted or settled
-    /// in between has already delivered it or will, so settling again only finds the same or
-    /// less to do.
-    @inlinable @inline(never)
-    final func settleQueued(_ queued: DeliveryTickets.Ticket) {
-        var ticket: DeliveryTickets.Ticket?
-        let step = state.withLock { machine -> Step in
-            let step = settleLocked(&machine)
-            if case .idle = step, anotherThreadEmitsLocked() { ticket = queued }
-            return step
-        }
-        performQueued(step, ticket)
-    }
-
     /// Outside the mutex, after a value was queued: performs the step, then waits for the
     /// ticket.
     @inlinable
     final func performQueued(_ step: consuming Step, _ ticket: DeliveryTickets.Ticket?) {
         emit(step)
+        // Another thread delivers: wait until it has delivered this value.
+        if let ticket { state.waitUntilSettled(ticket) }
+    }
+
+    /// ``acceptLocked(_:tag:_:step:ticket:)`` for a caller that keeps no ``Step``: when the
+    /// value is queued, `tookRole` says whether this thread took the role to deliver what waits,
+    /// which it then does with ``performQueued(tookRole:_:)``, the first step decided under the
+    /// mutex again. (A debug build copies, moves and destroys a `Step`, a generic enum with
+    /// several payloads, by looking up the metadata of every payload type, about 1,650
+    /// instructions each time, even for `.idle`: a caller that delivers at once never makes one.)
+    /// The `step` form is not written in terms of this one: that cost `merge` an instruction per
+    /// value in an optimised build.
+    @inlinable
+    final func acceptLocked(
+        _ value: Downstream.Input, tag: Machine.Tag, _ machine: inout Machine, tookRole: inout Bool,
+        ticket: inout DeliveryTickets.Ticket?
+    ) -> Bool {
+        if machine.emitter.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
+            takeLocked(&machine)
+            return true
+        }
+        let queued = inPlace(&machine.emitter) { $0.tickets.lastEntered }
+        tookRole = settleTakingLocked(&machine)
+        if !tookRole, anotherThreadEmitsLocked() { ticket = queued }
+        return false
+    }
+
+    /// Outside the mutex, after ``acceptLocked(_:tag:_:tookRole:ticket:)`` queued a value: delivers
+    /// what waits when this thread took the role (the role is held meanwhile, so the first step
+    /// is what it would have been under the first lock, or later news), then waits for the
+    /// ticket.
+    @inlinable
+    final func performQueued(tookRole: Bool, _ ticket: DeliveryTickets.Ticket?) {
+        if tookRole { emit(state.withLock { nextLocked(&$0) }) }
         // Another thread delivers: wait until it has delivered this value.
         if let ticket { state.waitUntilSettled(ticket) }
     }

@@ -1,16 +1,17 @@
 import TributaryLocks
 
 extension Publishers.Buffer {
-    /// The buffering stage: holds the ``StateMachine`` under a lock, performs what it decides
-    /// outside the lock, and shows itself to the subscriber as `Buffer`.
+    /// The buffering stage: holds the ``StateMachine`` under a lock (the base class's `state`,
+    /// reached through ``LockedMachineOwner/withMachine(_:)``), performs what it decides outside
+    /// the lock, and shows itself to the subscriber as `Buffer`.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ReflectsAsOperator
+    final class Inner<Downstream: Subscriber>: LockedMachineOwner<StateMachine>, Subscriber, Subscription,
+        ReflectsAsOperator
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline typealias Input = Upstream.Output
         @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline let downstream: Downstream
-        @usableFromInline let state: LockedState<StateMachine>
 
         /// ``request(_:)``, compiled for the concrete types. A subscriber reaches `request(_:)`
         /// through the `Subscription` existential, whose witness runs the generic stage
@@ -23,14 +24,14 @@ extension Publishers.Buffer {
         init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
              whenFull: Publishers.BufferingStrategy<Upstream.Failure>) {
             self.downstream = downstream
-            self.state = LockedState(StateMachine(size: size, prefetch: prefetch, whenFull: whenFull))
             self.requestHook = { inner, demand in inner.requestNow(demand) }
+            super.init(StateMachine(size: size, prefetch: prefetch, whenFull: whenFull))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
             // The prefetch is requested before the subscription goes downstream, as Apple's stage.
-            guard let prefetch = state.withLock({ $0.subscribed(subscription) }) else { return subscription.cancel() }
+            guard let prefetch = withMachine({ $0.subscribed(subscription) }) else { return subscription.cancel() }
             if prefetch > 0 { subscription.request(prefetch) }
             downstream.receive(subscription: self)
             // The subscribed transition made this thread the drainer; deliver what arrived.
@@ -40,7 +41,7 @@ extension Publishers.Buffer {
 
         @inlinable
         func topUpUpstream() {
-            if let (subscription, more) = state.withLock({ $0.topUpRequest() }) {
+            if let (subscription, more) = withMachine({ $0.topUpRequest() }) {
                 subscription.request(more)
             }
         }
@@ -53,10 +54,10 @@ extension Publishers.Buffer {
         @inlinable
         func drain() {
             while true {
-                switch state.withLock({ $0.nextDrainStep() }) {
+                switch withMachine({ $0.nextDrainStep() }) {
                 case .deliver(let value):
                     let more = downstream.receive(value)
-                    if more != .none { state.withLock { $0.added(more) } }
+                    if more != .none { withMachine { $0.added(more) } }
                 case .complete(let completion, let held, let more, let dropped):
                     // The values an overflow error cut off are let go of before the subscriber
                     // hears of it.
@@ -73,23 +74,23 @@ extension Publishers.Buffer {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            switch state.withLock({ $0.value(input) }) {
+            switch withMachine({ $0.value(input) }) {
             case .none:
                 break
             case .deliver(let value):
                 let more = downstream.receive(value)
-                if more != .none { state.withLock { $0.added(more) } }
+                if more != .none { withMachine { $0.added(more) } }
                 drain()
             case .drain:
                 drain()
             case .overflow(let subscription, let makeError):
                 subscription.cancel()
                 let error = makeError()
-                if state.withLock({ $0.failed(error) }) { drain() }
+                if withMachine({ $0.failed(error) }) { drain() }
                 return .none
             }
             // Ask for what is now missing through the return value: the upstream is calling us.
-            return state.withLock { $0.topUp() }
+            return withMachine { $0.topUp() }
         }
 
         @inlinable
@@ -104,7 +105,7 @@ extension Publishers.Buffer {
         /// before the subscriber hears, as Apple's stage releases it.
         @inlinable
         func takeCompletion(_ completion: Subscribers.Completion<Upstream.Failure>) -> Bool {
-            let completed = state.withLock { $0.completed(completion) }
+            let completed = withMachine { $0.completed(completion) }
             return completed.drain
         }
 
@@ -121,14 +122,14 @@ extension Publishers.Buffer {
             // another call delivers (typically from inside the subscriber's `receive(_:)`) leaves
             // it to that call, so that a value delivered straight away asks for its replacement
             // through `receive(_:)`'s return value.
-            guard state.withLock({ $0.request(demand) }) else { return }
+            guard withMachine({ $0.request(demand) }) else { return }
             drain()
             topUpUpstream()
         }
 
         @inlinable
         func cancel() {
-            let cancelled = state.withLock { $0.cancel() }
+            let cancelled = withMachine { $0.cancel() }
             cancelled.toCancel?.cancel()
         }
 
@@ -137,7 +138,7 @@ extension Publishers.Buffer {
         /// The children Apple's stage shows: the buffered values, where the upstream stands, the
         /// subscriber's outstanding demand and the completion waiting to go out.
         @usableFromInline var mirrorChildren: KeyValuePairs<String, Any> {
-            let (values, phase, demand, pending) = state.withLock { state in
+            let (values, phase, demand, pending) = withMachine { state in
                 (state.buffer.contents, state.phase, state.demand, state.pendingCompletion)
             }
             return ["values": values, "state": phase, "downstreamDemand": demand, "terminal": pending as Any]

@@ -281,6 +281,12 @@ extension Publishers.Buffer {
         }
 
         /// The drainer's next step; `.done` and `.complete` end its turn.
+        ///
+        /// The steps that handle an optional of a generic type (the completion, a popped value)
+        /// are functions of their own: a debug build looks up the metadata of every such optional
+        /// when it enters the function that declares it, and most calls need neither (a turn
+        /// ends with a call that finds no demand). They are inlined into this one in an
+        /// optimised build.
         @inlinable
         mutating func nextDrainStep() -> DrainStep {
             if case .terminal = stage {
@@ -292,32 +298,60 @@ extension Publishers.Buffer {
             // in the stages where a completion waits: the test of the optional looks up type
             // metadata at run time in a debug build. (`buffer.count`, a stored field, for the same
             // reason: `isEmpty` is a method of the generic queue.)
-            if completionMayWait, buffer.count == 0 || demand == .none, let completion = pendingCompletion {
-                // `finished` waits for the buffer to empty and for demand; a failure needs no
-                // demand, and an overflow error does not wait for the values still buffered once
-                // a delivery has used up the demand (they are dropped).
-                let due: Bool
-                if Self.isFinished(completion) {
-                    due = buffer.isEmpty && demand > 0
-                } else {
-                    due = buffer.isEmpty || deliveredInTurn
-                }
-                if due {
-                    let more = Self.isFinished(completion) ? topUp() : .none
-                    pendingCompletion = nil
-                    let releasing = held
-                    stage = .terminal
-                    releaseRole()
-                    return .complete(completion, releasing: releasing, more: more, dropped: buffer.takeAll())
-                }
+            if completionMayWait, buffer.count == 0 || demand == .none, completionIsDue {
+                return completionStep()
             }
-            if demand > 0, let value = buffer.popFirst() {
-                demand -= 1
-                deliveredInTurn = true
-                return .deliver(value)
+            if demand > 0, buffer.count != 0 {
+                return deliveryStep()
             }
             releaseRole()
             return .done
+        }
+
+        /// Whether the completion waiting in ``pendingCompletion`` is due. `finished` waits for
+        /// the buffer to empty and for demand; a failure needs no demand, and an overflow error
+        /// does not wait for the values still buffered once a delivery has used up the demand
+        /// (they are dropped). In the `finished` stage the completion waiting is `finished` (the
+        /// two are set together), which is answered without reading the optional: a debug build
+        /// looks up the metadata of an optional of a generic type to test it, and this is asked
+        /// on every turn once the upstream has finished with values still buffered.
+        @inlinable @inline(__always)
+        var completionIsDue: Bool {
+            if case .finished = stage { return buffer.count == 0 && demand > 0 }
+            return failureIsDue
+        }
+
+        /// ``completionIsDue`` in the `failing` stage, where the failure may not have been made
+        /// yet (an overflow error).
+        @inlinable @inline(__always)
+        var failureIsDue: Bool {
+            guard let completion = pendingCompletion else { return false }
+            if Self.isFinished(completion) {
+                return buffer.isEmpty && demand > 0
+            }
+            return buffer.isEmpty || deliveredInTurn
+        }
+
+        /// ``nextDrainStep()`` once ``completionIsDue``: the completion, ending the stage.
+        @inlinable @inline(__always)
+        mutating func completionStep() -> DrainStep {
+            let completion = pendingCompletion!
+            let more = Self.isFinished(completion) ? topUp() : .none
+            pendingCompletion = nil
+            let releasing = held
+            stage = .terminal
+            releaseRole()
+            return .complete(completion, releasing: releasing, more: more, dropped: buffer.takeAll())
+        }
+
+        /// ``nextDrainStep()`` with demand and a value buffered: the oldest value.
+        @inlinable @inline(__always)
+        mutating func deliveryStep() -> DrainStep {
+            // The caller saw `buffer.count != 0`: no second test of the pop in an optimised build.
+            let value = buffer.popFirst().unsafelyUnwrapped
+            demand -= 1
+            deliveredInTurn = true
+            return .deliver(value)
         }
 
         @inlinable

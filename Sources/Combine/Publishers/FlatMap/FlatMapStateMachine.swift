@@ -213,6 +213,296 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         case queued
     }
 
+    /// The upstream's and the inners' bookkeeping, first: see ``FlatMapCore``.
+    @usableFromInline
+    var core: FlatMapCore
+
+    @usableFromInline
+    typealias UpstreamPhase = FlatMapCore.UpstreamPhase
+
+    /// The subscriber's side: its box and demand, the values waiting for that demand (each tagged
+    /// with the inner that sent it) and the completion decided for it. Last: its size depends on
+    /// the subscriber's types, and the fields before it are then reached at fixed offsets in a
+    /// debug build, without this type's metadata.
+    @usableFromInline
+    var emitter: EmitterState<Downstream, FlatMapTag>
+
+    @inlinable
+    init(box: Box, maxPublishers: Subscribers.Demand) {
+        core = FlatMapCore(maxPublishers: maxPublishers)
+        emitter = EmitterState(box: box)
+    }
+
+    // MARK: Delivery
+
+    /// Whether events are still accepted (not cancelled, no completion decided). Tests the
+    /// emitter's phase field rather than calling ``EmitterState/isOpen``: a debug build calls a
+    /// method of the generic emitter state with its metadata, looked up on every call (three
+    /// times for every inner publisher), and reaches the field at a fixed offset without it.
+    @inlinable
+    var isOpen: Bool {
+        let open = emitter.phase.isOpen
+        assert(open == core.emitterOpen, "FlatMap: the core's copy of the emitter's phase went stale")
+        return open
+    }
+
+    /// Decides the operator's finish (after the queued values); the core's copy of the phase
+    /// follows.
+    @inlinable
+    mutating func finishEmitter() {
+        emitter.finish()
+        core.emitterOpen = false
+    }
+
+    /// Decides the operator's failure; the core's copy of the phase follows.
+    @inlinable
+    mutating func failEmitter(_ error: Downstream.Failure) {
+        emitter.fail(error)
+        core.emitterOpen = false
+    }
+
+    /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
+    /// nothing queued, and unlimited demand (so there is nothing to count).
+    @inlinable
+    var fastEligible: Bool { emitter.flowsFreely && core.completionAwaitsTransforms == 0 }
+
+    /// For the emitter, after a delivered value: records the demand the subscriber returned.
+    /// Never asks for a top-up: inners are asked one value at a time instead.
+    @inlinable
+    mutating func delivered(additional: Subscribers.Demand) -> Bool {
+        _ = emitter.delivered(additional: additional)
+        if additional == .unlimited { core.demandUnlimited = true }
+        return false
+    }
+
+    /// For the emitter, after delivering a queued value while the demand is finite: the
+    /// subscription of the inner that sent it, with ``FlatMapCore/requestingOne`` set (values
+    /// sent from inside that request are queued); `nil` when that inner is gone.
+    @inlinable
+    mutating func beginFollowUp(after tag: FlatMapTag) -> (any Subscription)? {
+        guard isOpen, emitter.demand != .unlimited, core.inners[tag.index].generation == tag.generation,
+            core.inners[tag.index].isSubscribed
+        else { return nil }
+        core.requestingOne = true
+        return core.inners[tag.index].subscription
+    }
+
+    @inlinable
+    mutating func endFollowUp() {
+        core.requestingOne = false
+    }
+
+    // MARK: Upstream (the publisher of values to transform)
+
+    /// Keeps the upstream's subscription; `false` when it must be cancelled (a second one, or
+    /// the operator is already done: the subscriber cancelled before it arrived).
+    @inlinable
+    mutating func receiveUpstream(subscription: any Subscription) -> Bool {
+        guard !emitter.terminated, case .awaitingSubscription = core.upstreamPhase else { return false }
+        core.upstreamPhase = .subscribed
+        withUnsafeMutablePointer(to: &core.upstreamSubscription) { field in
+            field.deinitialize(count: 1)
+            field.initialize(to: subscription)
+        }
+        return true
+    }
+
+    /// Whether values are still wanted: the upstream has subscribed (a value sent before its
+    /// subscription is ignored, as Apple's `flatMap` ignores it) and not finished.
+    @inlinable
+    var acceptsUpstreamValues: Bool { core.acceptsUpstreamValues }
+
+    /// Reserves a slot for the inner publisher of a new upstream value; `nil` when the operator
+    /// no longer wants values (then the transform is not called).
+    @inlinable
+    mutating func registerInner() -> (index: Int, generation: Int)? {
+        core.registerInner()
+    }
+
+
+
+
+    /// The upstream's completion. `duringTransforms`: how many transforms whose inners are not
+    /// counted yet it comes from inside, which the operator must then wait for.
+    @inlinable
+    mutating func receiveUpstream(
+        completion: Subscribers.Completion<Downstream.Failure>, duringTransforms: Int = 0
+    ) -> Action {
+        guard isOpen, !core.upstreamFinished else { return Action() }
+        _ = core.leaveUpstream()
+        switch completion {
+        case .finished:
+            core.upstreamPhase = .finished(awaitingTransforms: duringTransforms)
+            if duringTransforms == 0, core.innersDone {
+                finishEmitter()
+            }
+            return Action()
+        case .failure(let error):
+            failEmitter(error)
+            var action = Action()
+            action.cancel = core.closeInners(except: -1)
+            return action
+        }
+    }
+
+    // MARK: Inner publishers
+
+    /// What to do with an inner publisher's subscription.
+    @usableFromInline
+    typealias InnerSubscriptionDecision = FlatMapInnerSubscriptionDecision
+
+    @inlinable
+    mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
+        core.receiveInner(subscription: subscription, at: index, generation: generation)
+    }
+
+    /// Accepts an inner value that could not take the lock-free path. `emitting` says whether
+    /// the emitter role may be held (by another thread, by this one further up the stack, or
+    /// taken at any moment through the lock-free path); `nested`, that this thread holds it (the
+    /// value comes from inside the subscriber). A nested value goes out at once while there is
+    /// demand, even ahead of queued values, as in Apple's operator, unless it comes from inside
+    /// the emitter's request for one more.
+    @inlinable
+    mutating func receiveInner(
+        _ value: Input, at index: Int, generation: Int, emitting: Bool, nested: Bool = false
+    ) -> ValueDecision {
+        // A replaced inner's values, and anything after a cancel or the completion, are dropped.
+        guard isOpen, core.inners[index].generation == generation else { return .drop }
+        if nested, emitter.demand > 0, !core.requestingOne {
+            if emitter.demand == .unlimited { return .deliverNested(oneMore: .none) }
+            emitter.demand -= 1
+            return .deliverNested(oneMore: .max(1))
+        }
+        if !emitting, emitter.queue.isEmpty, emitter.demand > 0 {
+            if emitter.demand == .unlimited { return .deliver(oneMore: .none) }
+            emitter.demand -= 1
+            return .deliver(oneMore: .max(1))
+        }
+        emitter.queue.append((value, FlatMapTag(index: index, generation: generation)))
+        emitter.tickets.enter()
+        return .queued
+    }
+
+    /// The common way an inner publisher ends: it finishes while the upstream still runs and
+    /// `maxPublishers` is unlimited. Then nothing is to be requested or delivered, so the slot is
+    /// just freed and `true` returned. Otherwise nothing changes and the caller goes the general
+    /// way (``receiveInner(completion:at:generation:)``).
+    @inlinable
+    mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
+        core.finishInnerQuietly(at: index, generation: generation)
+    }
+
+    @inlinable
+    mutating func receiveInner(
+        completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
+    ) -> Action {
+        var action = Action()
+        guard isOpen else { return action }
+        guard core.inners[index].generation == generation, !core.inners[index].isFree else {
+            // An inner that already finished, finishing again: Apple's operator does not tell it
+            // from a live one and asks the upstream for one more publisher all the same (§2d:
+            // the misbehaviour is the inner's, and Apple passes it on).
+            if case .finished = completion, !core.upstreamFinished, core.maxPublishers != .unlimited {
+                action.requestOne = core.upstream
+            }
+            return action
+        }
+        // Done: the slot may serve a later inner. (One that completes before its subscription
+        // keeps its slot, and still counts as pending, until that subscription arrives.)
+        var held: (any Subscription)?
+        if core.inners[index].isSubscribed {
+            held = core.inners[index].free(after: core.firstFree)
+            core.heldSubscriptions -= 1
+            core.firstFree = index
+        }
+        switch completion {
+        case .finished:
+            if core.upstreamFinished {
+                if core.innersDone { finishEmitter() }
+            } else if core.maxPublishers != .unlimited {
+                action.requestOne = core.upstream
+            }
+        case .failure(let error):
+            failEmitter(error)
+            action.releaseAfter = held
+            action.cancel = core.closeInners(except: index)
+            // Apple's operator leaves the upstream alone here; it is let go of without a cancel.
+            _ = core.leaveUpstream()
+        }
+        return action
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    mutating func request(_ more: Subscribers.Demand) -> Action {
+        var action = Action()
+        guard !emitter.terminated else { return action }
+        if more == .unlimited { action.requestAll = true }
+        emitter.demand += more
+        if emitter.demand == .unlimited { core.demandUnlimited = true }
+        return action
+    }
+
+    /// After a request has been handled: Apple's operator tests here whether it is done, counting
+    /// a second subscription of one inner against the first (the sum, not each term, must be
+    /// zero).
+    @inlinable
+    mutating func finishAfterRequest() -> Action {
+        if isOpen, core.upstreamFinished, core.pendingSubscriptions + core.heldSubscriptions == 0,
+            core.completionAwaitsTransforms == 0
+        {
+            finishEmitter()
+        }
+        return Action()
+    }
+
+    /// The subscriptions of every inner, to ask each for everything.
+    @inlinable
+    func heldInnerSubscriptions() -> ContiguousArray<any Subscription> {
+        var held = ContiguousArray<any Subscription>()
+        guard isOpen else { return held }
+        for index in core.inners.indices where core.inners[index].isSubscribed {
+            held.append(core.inners[index].subscription)
+        }
+        return held
+    }
+
+    /// Cancels: nothing more is delivered; the box is released by the emitter.
+    @inlinable
+    mutating func cancel() -> ContiguousArray<any Subscription> {
+        emitter.cancel()
+        core.emitterOpen = false
+        // The inners first, then the upstream, as Apple's operator cancels them.
+        var held = core.closeInners(except: -1)
+        if let upstream = core.leaveUpstream() { held.append(upstream) }
+        return held
+    }
+
+}
+
+/// What `flatMap` does with an inner publisher's subscription; the caller still holds it, so it
+/// is not copied out again (every copy of an `any Subscription` goes through its value
+/// witnesses). Not nested in the generic machine, whose nested types are generic too: a debug
+/// build would look up this enum's metadata for every inner publisher.
+@usableFromInline
+enum FlatMapInnerSubscriptionDecision {
+    /// Keep it and request this much (one value, or everything once the demand is unlimited).
+    case request(Subscribers.Demand, replaced: (any Subscription)?)
+    case cancel
+}
+
+/// The part of a `flatMap`'s state that does not depend on the subscriber's types: the upstream
+/// and the inner publishers' slots and counts, the first field of ``FlatMapStateMachine``. Not
+/// generic, so that a debug build runs the checks made for every inner publisher
+/// (``registerInner()``, ``receiveInner(subscription:at:generation:)``,
+/// ``finishInnerQuietly(at:generation:)``) without looking up the machine's metadata, which a
+/// call of a method of the generic machine costs each time (about 330 instructions), and so does
+/// reaching any field of its generic ``EmitterState``. What those checks need of the subscriber's
+/// side (whether the operator is open, whether the demand is unlimited) is copied here
+/// (``emitterOpen``, ``demandUnlimited``).
+@usableFromInline
+struct FlatMapCore {
     @usableFromInline
     let maxPublishers: Subscribers.Demand
 
@@ -222,7 +512,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         /// Its subscription has not arrived; a value sent now is ignored, as Apple's `flatMap`
         /// ignores it.
         case awaitingSubscription
-        /// Its subscription is held in ``FlatMapStateMachine/upstreamSubscription``; its values
+        /// Its subscription is held in ``FlatMapCore/upstreamSubscription``; its values
         /// are transformed.
         case subscribed
         /// It completed, or the operator let go of it (a failure, a cancel). `awaitingTransforms`:
@@ -313,85 +603,6 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
     var requestingOne = false
 
-    /// The subscriber's side: its box and demand, the values waiting for that demand (each tagged
-    /// with the inner that sent it) and the completion decided for it. Last: its size depends on
-    /// the subscriber's types, and the fields before it are then reached at fixed offsets in a
-    /// debug build, without this type's metadata.
-    @usableFromInline
-    var emitter: EmitterState<Downstream, FlatMapTag>
-
-    @inlinable
-    init(box: Box, maxPublishers: Subscribers.Demand) {
-        emitter = EmitterState(box: box)
-        self.maxPublishers = maxPublishers
-    }
-
-    // MARK: Delivery
-
-    /// Whether events are still accepted (not cancelled, no completion decided).
-    @inlinable
-    var isOpen: Bool { emitter.isOpen }
-
-    /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
-    /// nothing queued, and unlimited demand (so there is nothing to count).
-    @inlinable
-    var fastEligible: Bool { emitter.flowsFreely && completionAwaitsTransforms == 0 }
-
-    /// For the emitter, after a delivered value: records the demand the subscriber returned.
-    /// Never asks for a top-up: inners are asked one value at a time instead.
-    @inlinable
-    mutating func delivered(additional: Subscribers.Demand) -> Bool {
-        _ = emitter.delivered(additional: additional)
-        return false
-    }
-
-    /// For the emitter, after delivering a queued value while the demand is finite: the
-    /// subscription of the inner that sent it, with ``requestingOne`` set (values sent from
-    /// inside that request are queued); `nil` when that inner is gone.
-    @inlinable
-    mutating func beginFollowUp(after tag: FlatMapTag) -> (any Subscription)? {
-        guard isOpen, emitter.demand != .unlimited, inners[tag.index].generation == tag.generation,
-            inners[tag.index].isSubscribed
-        else { return nil }
-        requestingOne = true
-        return inners[tag.index].subscription
-    }
-
-    @inlinable
-    mutating func endFollowUp() {
-        requestingOne = false
-    }
-
-    // MARK: Upstream (the publisher of values to transform)
-
-    /// Keeps the upstream's subscription; `false` when it must be cancelled (a second one, or
-    /// the operator is already done: the subscriber cancelled before it arrived).
-    @inlinable
-    mutating func receiveUpstream(subscription: any Subscription) -> Bool {
-        guard !emitter.terminated, case .awaitingSubscription = upstreamPhase else { return false }
-        upstreamPhase = .subscribed
-        withUnsafeMutablePointer(to: &upstreamSubscription) { field in
-            field.deinitialize(count: 1)
-            field.initialize(to: subscription)
-        }
-        return true
-    }
-
-    /// Whether values are still wanted: the upstream has subscribed (a value sent before its
-    /// subscription is ignored, as Apple's `flatMap` ignores it) and not finished.
-    @inlinable
-    var acceptsUpstreamValues: Bool {
-        guard isOpen, case .subscribed = upstreamPhase else { return false }
-        return true
-    }
-
-    /// Reserves a slot for the inner publisher of a new upstream value; `nil` when the operator
-    /// no longer wants values (then the transform is not called).
-    @inlinable
-    mutating func registerInner() -> (index: Int, generation: Int)? {
-        guard acceptsUpstreamValues else { return nil }
-        return register()
-    }
 
     /// A slot for an inner publisher, counted as pending until its subscription arrives.
     @inlinable
@@ -421,184 +632,6 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         return register()
     }
 
-    /// Whether every inner has finished (or never was): Apple's test after an inner's or the
-    /// upstream's completion.
-    @inlinable
-    var innersDone: Bool { pendingSubscriptions == 0 && heldSubscriptions == 0 && completionAwaitsTransforms == 0 }
-
-    /// The upstream's completion. `duringTransforms`: how many transforms whose inners are not
-    /// counted yet it comes from inside, which the operator must then wait for.
-    @inlinable
-    mutating func receiveUpstream(
-        completion: Subscribers.Completion<Downstream.Failure>, duringTransforms: Int = 0
-    ) -> Action {
-        guard isOpen, !upstreamFinished else { return Action() }
-        _ = leaveUpstream()
-        switch completion {
-        case .finished:
-            upstreamPhase = .finished(awaitingTransforms: duringTransforms)
-            if duringTransforms == 0, innersDone {
-                emitter.finish()
-            }
-            return Action()
-        case .failure(let error):
-            emitter.fail(error)
-            var action = Action()
-            action.cancel = closeInners(except: -1)
-            return action
-        }
-    }
-
-    // MARK: Inner publishers
-
-    /// What to do with an inner publisher's subscription; the caller still holds it, so it is not
-    /// copied out again (every copy of an `any Subscription` goes through its value witnesses).
-    @usableFromInline
-    enum InnerSubscriptionDecision {
-        /// Keep it and request this much (one value, or everything once the demand is unlimited).
-        case request(Subscribers.Demand, replaced: (any Subscription)?)
-        case cancel
-    }
-
-    @inlinable
-    mutating func receiveInner(subscription: any Subscription, at index: Int, generation: Int) -> InnerSubscriptionDecision {
-        guard isOpen, inners[index].generation == generation, !inners[index].isFree else { return .cancel }
-        pendingSubscriptions -= 1
-        // A second subscription for the same inner replaces the first, which is let go of
-        // without a cancel, as Apple's operator does.
-        var replaced: (any Subscription)?
-        if inners[index].isSubscribed {
-            replaced = inners[index].replace(with: subscription)
-        } else {
-            heldSubscriptions += 1
-            inners[index].hold(subscription)
-        }
-        return .request(emitter.demand == .unlimited ? .unlimited : .max(1), replaced: replaced)
-    }
-
-    /// Accepts an inner value that could not take the lock-free path. `emitting` says whether
-    /// the emitter role may be held (by another thread, by this one further up the stack, or
-    /// taken at any moment through the lock-free path); `nested`, that this thread holds it (the
-    /// value comes from inside the subscriber). A nested value goes out at once while there is
-    /// demand, even ahead of queued values, as in Apple's operator, unless it comes from inside
-    /// the emitter's request for one more.
-    @inlinable
-    mutating func receiveInner(
-        _ value: Input, at index: Int, generation: Int, emitting: Bool, nested: Bool = false
-    ) -> ValueDecision {
-        // A replaced inner's values, and anything after a cancel or the completion, are dropped.
-        guard isOpen, inners[index].generation == generation else { return .drop }
-        if nested, emitter.demand > 0, !requestingOne {
-            if emitter.demand == .unlimited { return .deliverNested(oneMore: .none) }
-            emitter.demand -= 1
-            return .deliverNested(oneMore: .max(1))
-        }
-        if !emitting, emitter.queue.isEmpty, emitter.demand > 0 {
-            if emitter.demand == .unlimited { return .deliver(oneMore: .none) }
-            emitter.demand -= 1
-            return .deliver(oneMore: .max(1))
-        }
-        emitter.queue.append((value, FlatMapTag(index: index, generation: generation)))
-        emitter.tickets.enter()
-        return .queued
-    }
-
-    /// The common way an inner publisher ends: it finishes while the upstream still runs and
-    /// `maxPublishers` is unlimited. Then nothing is to be requested or delivered, so the slot is
-    /// just freed and `true` returned. Otherwise nothing changes and the caller goes the general
-    /// way (``receiveInner(completion:at:generation:)``).
-    @inlinable
-    mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
-        guard !upstreamFinished, maxPublishers == .unlimited, isOpen, inners[index].generation == generation,
-            inners[index].isSubscribed
-        else { return false }
-        _ = inners[index].free(after: firstFree)
-        heldSubscriptions -= 1
-        firstFree = index
-        return true
-    }
-
-    @inlinable
-    mutating func receiveInner(
-        completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int
-    ) -> Action {
-        var action = Action()
-        guard isOpen else { return action }
-        guard inners[index].generation == generation, !inners[index].isFree else {
-            // An inner that already finished, finishing again: Apple's operator does not tell it
-            // from a live one and asks the upstream for one more publisher all the same (§2d:
-            // the misbehaviour is the inner's, and Apple passes it on).
-            if case .finished = completion, !upstreamFinished, maxPublishers != .unlimited {
-                action.requestOne = upstream
-            }
-            return action
-        }
-        // Done: the slot may serve a later inner. (One that completes before its subscription
-        // keeps its slot, and still counts as pending, until that subscription arrives.)
-        var held: (any Subscription)?
-        if inners[index].isSubscribed {
-            held = inners[index].free(after: firstFree)
-            heldSubscriptions -= 1
-            firstFree = index
-        }
-        switch completion {
-        case .finished:
-            if upstreamFinished {
-                if innersDone { emitter.finish() }
-            } else if maxPublishers != .unlimited {
-                action.requestOne = upstream
-            }
-        case .failure(let error):
-            emitter.fail(error)
-            action.releaseAfter = held
-            action.cancel = closeInners(except: index)
-            // Apple's operator leaves the upstream alone here; it is let go of without a cancel.
-            _ = leaveUpstream()
-        }
-        return action
-    }
-
-    // MARK: Downstream
-
-    @inlinable
-    mutating func request(_ more: Subscribers.Demand) -> Action {
-        var action = Action()
-        guard !emitter.terminated else { return action }
-        if more == .unlimited { action.requestAll = true }
-        emitter.demand += more
-        return action
-    }
-
-    /// After a request has been handled: Apple's operator tests here whether it is done, counting
-    /// a second subscription of one inner against the first (the sum, not each term, must be
-    /// zero).
-    @inlinable
-    mutating func finishAfterRequest() -> Action {
-        if isOpen, upstreamFinished, pendingSubscriptions + heldSubscriptions == 0, completionAwaitsTransforms == 0 {
-            emitter.finish()
-        }
-        return Action()
-    }
-
-    /// The subscriptions of every inner, to ask each for everything.
-    @inlinable
-    func heldInnerSubscriptions() -> ContiguousArray<any Subscription> {
-        var held = ContiguousArray<any Subscription>()
-        guard isOpen else { return held }
-        for index in inners.indices where inners[index].isSubscribed { held.append(inners[index].subscription) }
-        return held
-    }
-
-    /// Cancels: nothing more is delivered; the box is released by the emitter.
-    @inlinable
-    mutating func cancel() -> ContiguousArray<any Subscription> {
-        emitter.cancel()
-        // The inners first, then the upstream, as Apple's operator cancels them.
-        var held = closeInners(except: -1)
-        if let upstream = leaveUpstream() { held.append(upstream) }
-        return held
-    }
-
     /// Releases every inner's subscription but the one at `except`, returning them for
     /// cancelling.
     @inlinable
@@ -609,5 +642,78 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         }
         heldSubscriptions = 0
         return held
+    }
+
+    /// Whether every inner has finished (or never was): Apple's test after an inner's or the
+    /// upstream's completion.
+    @inlinable
+    var innersDone: Bool { pendingSubscriptions == 0 && heldSubscriptions == 0 && completionAwaitsTransforms == 0 }
+
+    // MARK: For every inner publisher
+
+    /// Whether the operator's ``EmitterState`` is open, copied here for the checks below: they
+    /// read nothing of the generic emitter state, whose fields a debug build reaches only with
+    /// the machine's metadata. Cleared wherever ``FlatMapStateMachine`` finishes, fails or
+    /// cancels its emitter (it never reopens); `FlatMapStateMachine.isOpen` asserts that the
+    /// two agree.
+    @usableFromInline
+    var emitterOpen = true
+
+    /// Whether the subscriber's demand is unlimited, copied here for the same reason: set
+    /// wherever ``FlatMapStateMachine`` adds to the demand (an unlimited demand stays
+    /// unlimited).
+    @usableFromInline
+    var demandUnlimited = false
+
+    /// Whether values are still wanted: the operator is open, and the upstream has subscribed
+    /// (a value sent before its subscription is ignored, as Apple's `flatMap` ignores it) and
+    /// not finished.
+    @inlinable
+    var acceptsUpstreamValues: Bool {
+        guard emitterOpen, case .subscribed = upstreamPhase else { return false }
+        return true
+    }
+
+    /// See ``FlatMapStateMachine/registerInner()``.
+    @inlinable
+    mutating func registerInner() -> (index: Int, generation: Int)? {
+        guard acceptsUpstreamValues else { return nil }
+        return register()
+    }
+
+    /// See ``FlatMapStateMachine/receiveInner(subscription:at:generation:)``.
+    @inlinable
+    mutating func receiveInner(
+        subscription: any Subscription, at index: Int, generation: Int
+    ) -> FlatMapInnerSubscriptionDecision {
+        guard emitterOpen, inners[index].generation == generation, !inners[index].isFree else { return .cancel }
+        pendingSubscriptions -= 1
+        // A second subscription for the same inner replaces the first, which is let go of
+        // without a cancel, as Apple's operator does.
+        var replaced: (any Subscription)?
+        if inners[index].isSubscribed {
+            replaced = inners[index].replace(with: subscription)
+        } else {
+            heldSubscriptions += 1
+            inners[index].hold(subscription)
+        }
+        return .request(demandUnlimited ? .unlimited : .max(1), replaced: replaced)
+    }
+
+    /// See ``FlatMapStateMachine/finishInnerQuietly(at:generation:)``.
+    @inlinable
+    mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
+        guard !upstreamFinished, maxPublishers == .unlimited, emitterOpen, inners[index].generation == generation,
+            inners[index].isSubscribed
+        else { return false }
+        _ = inners[index].free(after: firstFree)
+        heldSubscriptions -= 1
+        firstFree = index
+        return true
+    }
+
+    @inlinable
+    init(maxPublishers: Subscribers.Demand) {
+        self.maxPublishers = maxPublishers
     }
 }

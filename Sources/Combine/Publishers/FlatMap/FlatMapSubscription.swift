@@ -36,6 +36,12 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @usableFromInline
     let maxPublishers: Subscribers.Demand
 
+    /// ``ImmediateOutput/isPossible(for:)`` for `NewPublisher`, answered once: a debug build
+    /// answers it with a conformance look-up (about 400 instructions) that an optimised build
+    /// folds away, so only the debug build reads this.
+    @usableFromInline
+    let innersMayBeImmediate: Bool
+
     /// How many transforms of upstream values whose inners are not counted yet are running (see
     /// ``receiveMaybeImmediate(_:)``): more than one when a transform sends into its own
     /// upstream. Only the upstream's calls write and read it, and those are serialised, so it
@@ -48,6 +54,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (UpstreamOutput) -> NewPublisher) {
         self.transform = transform
         self.maxPublishers = maxPublishers
+        innersMayBeImmediate = ImmediateOutput.isPossible(for: NewPublisher.self)
         let box = Machine.Box(downstream)
         super.init(
             box: box, machine: Machine(box: box, maxPublishers: maxPublishers), upstreamCount: 0,
@@ -60,7 +67,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Runs `body` under the mutex, then settles the role.
     @inlinable
     func update(_ body: (inout Machine) -> Machine.Action) -> (Machine.Action, Step) {
-        state.withLock { machine in
+        withMachine { machine in
             let action = body(&machine)
             return (action, settleLocked(&machine))
         }
@@ -85,7 +92,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard state.withLock({ $0.receiveUpstream(subscription: subscription) }) else {
+        guard withMachine({ $0.receiveUpstream(subscription: subscription) }) else {
             subscription.cancel()
             return
         }
@@ -95,10 +102,14 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receive(_ value: UpstreamOutput) -> Subscribers.Demand {
-        if maxPublishers == .unlimited, ImmediateOutput.isPossible(for: NewPublisher.self) {
+        if maxPublishers == .unlimited,
+            ImmediateOutput.isUnoptimised ? innersMayBeImmediate : ImmediateOutput.isPossible(for: NewPublisher.self)
+        {
             return receiveMaybeImmediate(value)
         }
-        guard let (index, generation) = state.withLock({ $0.registerInner() }) else { return .none }
+        guard let (index, generation) = withMachine({ $0.core.registerInner() }) else {
+            return .none
+        }
         transform(value).subscribe(Inner(route: InnerRoute(FlatMapTag(index: index, generation: generation)), parent: self))
         return .none
     }
@@ -113,13 +124,13 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// Every other inner is counted as pending before its transform runs, so that an upstream
     /// completion from inside the transform waits for it. This one is not counted, which would
     /// cost a second trip to uncount it; instead ``transformsRunning`` tells such a completion
-    /// to wait (``FlatMapStateMachine/completionAwaitsTransforms``), which also keeps the
+    /// to wait (``FlatMapCore/completionAwaitsTransforms``), which also keeps the
     /// lock-free path closed, so the inner is then registered and subscribed. With
     /// `maxPublishers` finite the shortcut is not taken: each finished inner asks the upstream
     /// for another.
     @inlinable
     func receiveMaybeImmediate(_ value: UpstreamOutput) -> Subscribers.Demand {
-        guard state.withLock({ $0.acceptsUpstreamValues }) else { return .none }
+        guard withMachine({ $0.core.acceptsUpstreamValues }) else { return .none }
         let running = transformsRunning.load(ordering: .relaxed)
         transformsRunning.store(running + 1, ordering: .relaxed)
         let publisher = transform(value)
@@ -131,8 +142,8 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         }
         // Settling republishes the lock-free path, which a completion from inside the transform
         // closed until now.
-        let (slot, step) = state.withLock { machine -> ((index: Int, generation: Int), Step) in
-            (machine.registerAfterTransform(), settleLocked(&machine))
+        let (slot, step) = withMachine { machine -> ((index: Int, generation: Int), Step) in
+            (machine.core.registerAfterTransform(), settleLocked(&machine))
         }
         emit(step)
         publisher.subscribe(Inner(route: InnerRoute(FlatMapTag(index: slot.index, generation: slot.generation)), parent: self))
@@ -156,7 +167,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     func updateSending(
         _ body: (inout Machine) -> Machine.Action
     ) -> (Machine.Action, Step, DeliveryTickets.Ticket?) {
-        state.withLock { machine in
+        withMachine { machine in
             let wasOpen = machine.isOpen
             let action = body(&machine)
             let step = settleLocked(&machine)
@@ -171,7 +182,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
 
     @inlinable
     func receiveInner(subscription: any Subscription, at index: Int, generation: Int) {
-        switch state.withLock({ $0.receiveInner(subscription: subscription, at: index, generation: generation) }) {
+        switch withMachine({ $0.core.receiveInner(subscription: subscription, at: index, generation: generation) }) {
         case .request(let demand, let replaced):
             withExtendedLifetime(replaced) {}
             subscription.request(demand)
@@ -204,7 +215,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     /// instructions per value of `flatMap { inner.publisher }`).
     @inlinable @inline(never)
     func receiveInnerLocked(_ value: Downstream.Input, at index: Int, generation: Int) -> Subscribers.Demand {
-        let (decision, step, ticket) = state.withLock {
+        let (decision, step, ticket) = withMachine {
             machine -> (Machine.ValueDecision, Step, DeliveryTickets.Ticket?) in
             // Only a free word that keeps lock-free takers out lets this thread take the role with
             // a plain store: otherwise another thread may take it at any moment without the mutex.
@@ -237,7 +248,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         case .deliverNested(let oneMore):
             // The role stays with the delivery this one is nested in, which goes on afterwards.
             let additional = deliver(value)
-            if additional != .none { state.withLock { _ = $0.delivered(additional: additional) } }
+            if additional != .none { withMachine { _ = $0.delivered(additional: additional) } }
             return oneMore
         case .queued:
             emit(step)
@@ -250,10 +261,18 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
     @inlinable
     func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int) {
         if case .finished = completion,
-            state.withLock({ $0.finishInnerQuietly(at: index, generation: generation) })
+            withMachine({ $0.core.finishInnerQuietly(at: index, generation: generation) })
         {
             return
         }
+        receiveInnerSettling(completion: completion, at: index, generation: generation)
+    }
+
+    /// ``receiveInner(completion:at:generation:)`` when the inner does not just free its slot.
+    /// A function of its own: a debug build looks up the metadata of the step and the action a
+    /// function handles when it enters it, and the common completion needs neither.
+    @inlinable
+    func receiveInnerSettling(completion: Subscribers.Completion<Downstream.Failure>, at index: Int, generation: Int) {
         let (action, step, ticket) = updateSending {
             $0.receiveInner(completion: completion, at: index, generation: generation)
         }
@@ -272,7 +291,7 @@ where Downstream.Input == NewPublisher.Output, Downstream.Failure == NewPublishe
         // Apple's order: the queued values first, then every inner asked for everything, then
         // the completion if that was all.
         if action.requestAll {
-            for subscription in state.withLock({ $0.heldInnerSubscriptions() }) {
+            for subscription in withMachine({ $0.heldInnerSubscriptions() }) {
                 subscription.request(.unlimited)
             }
         }

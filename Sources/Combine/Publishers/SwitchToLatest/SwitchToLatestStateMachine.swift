@@ -136,19 +136,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
 
     /// What ``switchToImmediate(nested:)`` decided.
     @usableFromInline
-    enum ImmediateSwitch {
-        /// The operator is done, or the upstream has not subscribed yet: the publisher is ignored.
-        case ignored
-        /// No demand is free for the value: subscribe to the inner as usual, after cancelling
-        /// `previous`.
-        case subscribe(generation: Int, previous: SubscriptionHandle?)
-        /// Offer the value to the emitter as if the inner had been subscribed to, had sent it and
-        /// had finished, after cancelling `previous`.
-        case offered(previous: SubscriptionHandle?)
-        /// The same, from inside the subscriber on the emitting thread: the value's demand is
-        /// spent; cancel `previous`, then deliver the value at once, nested.
-        case offeredNested(previous: SubscriptionHandle?)
-    }
+    typealias ImmediateSwitch = SwitchToLatestImmediateSwitch
 
     /// Switches to an inner publisher whose one value is at hand (see ``ImmediateOutput``). With
     /// demand free for it, the inner is over at once: its value is offered as the value of a
@@ -348,4 +336,22 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         upstreamFinished = true
         return held
     }
+}
+
+/// What ``SwitchToLatestStateMachine/switchToImmediate(nested:)`` decided. Not nested in the
+/// generic machine, whose nested types are generic too: a debug build would look up this enum's
+/// metadata, and that of the tuple the lock returns it in, for every inner publisher.
+@usableFromInline
+enum SwitchToLatestImmediateSwitch {
+    /// The operator is done, or the upstream has not subscribed yet: the publisher is ignored.
+    case ignored
+    /// No demand is free for the value: subscribe to the inner as usual, after cancelling
+    /// `previous`.
+    case subscribe(generation: Int, previous: SubscriptionHandle?)
+    /// Offer the value to the emitter as if the inner had been subscribed to, had sent it and
+    /// had finished, after cancelling `previous`.
+    case offered(previous: SubscriptionHandle?)
+    /// The same, from inside the subscriber on the emitting thread: the value's demand is
+    /// spent; cancel `previous`, then deliver the value at once, nested.
+    case offeredNested(previous: SubscriptionHandle?)
 }

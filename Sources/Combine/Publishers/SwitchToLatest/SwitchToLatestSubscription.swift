@@ -25,6 +25,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Machine = SwitchToLatestStateMachine<Downstream>
 
+    /// How a value this thread offered goes on, decided under the lock.
     @usableFromInline
     typealias Offer = SwitchToLatestOffer
 
@@ -60,7 +61,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// ``finishOwnDelivery(returning:)`` when the role could not be given back without the lock.
     @inlinable
     func resumeOwnDelivery(returning answer: Subscribers.Demand) {
-        let next = state.withLock { machine -> Step in
+        let next = withMachine { machine -> Step in
             _ = machine.emitter.delivered(additional: answer)
             return nextLocked(&machine)
         }
@@ -71,13 +72,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// delivery this one is nested in, which goes on afterwards.
     @inlinable
     func finishNestedDelivery(returning answer: Subscribers.Demand) {
-        if answer != .none { state.withLock { _ = $0.emitter.delivered(additional: answer) } }
+        if answer != .none { withMachine { _ = $0.emitter.delivered(additional: answer) } }
     }
 
-    /// Delivers what ``Offer`` says; returns the answer for the value's sender. A queued value
-    /// (its ticket in `queued`) is settled and waited for (``DeliveryEmitter/settleQueued(_:)``).
+    /// Delivers what ``Offer`` says; returns the answer for the value's sender.
     @inlinable
-    func perform(_ offer: Offer, _ value: P.Output, queued: DeliveryTickets.Ticket) -> Subscribers.Demand {
+    func perform(_ offer: Offer, _ value: P.Output, _ ticket: DeliveryTickets.Ticket?) -> Subscribers.Demand {
         switch offer {
         case .none:
             return .none
@@ -89,12 +89,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             let answer = deliver(value)
             finishNestedDelivery(returning: answer)
             return answer
-        case .queued:
-            settleQueued(queued)
+        case .queued(let tookRole):
+            performQueued(tookRole: tookRole, ticket)
             return .none
-        case .beyondDemand:
-            APIViolation.upstreamContract(
-                "switchToLatest", "received a value from its inner publisher beyond the demand it requested")
         }
     }
 
@@ -110,7 +107,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func receive(subscription: any Subscription) {
         let handle = SubscriptionHandle(subscription)
-        guard state.withLock({ $0.receiveUpstream(subscription: handle) }) else {
+        guard withMachine({ $0.receiveUpstream(subscription: handle) }) else {
             subscription.cancel()
             return
         }
@@ -124,7 +121,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         {
             return receiveImmediate(value, of: publisher)
         }
-        guard let (generation, previous) = state.withLock({ $0.switchInner() }) else { return .none }
+        guard let (generation, previous) = withMachine({ $0.switchInner() }) else { return .none }
         previous?.cancel()
         publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         return .none
@@ -139,8 +136,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// to send: only the emitter counts it.
     @inlinable
     func receiveImmediate(_ value: P.Output, of publisher: P) -> Subscribers.Demand {
-        var queued = DeliveryTickets.Ticket(position: 0, turn: 0)
-        let (decision, offer) = state.withLock { machine -> (Machine.ImmediateSwitch, Offer) in
+        var ticket: DeliveryTickets.Ticket?
+        let (decision, offer) = withMachine { machine -> (Machine.ImmediateSwitch, Offer) in
             let decision = machine.switchToImmediate(nested: emittingHereLocked)
             switch decision {
             case .ignored, .subscribe:
@@ -148,8 +145,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             case .offeredNested:
                 return (decision, .nested)
             case .offered:
-                let delivers = acceptOrQueueLocked(value, tag: (), &machine, queued: &queued)
-                return (decision, delivers ? .deliver : .queued)
+                var tookRole = false
+                let delivers = acceptLocked(value, tag: (), &machine, tookRole: &tookRole, ticket: &ticket)
+                return (decision, delivers ? .deliver : .queued(tookRole: tookRole))
             }
         }
         switch decision {
@@ -160,7 +158,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         case .offered(let previous), .offeredNested(let previous):
             previous?.cancel()
-            _ = perform(offer, value, queued: queued)
+            _ = perform(offer, value, ticket)
         }
         return .none
     }
@@ -168,7 +166,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<P.Failure>) {
         var cancel: SubscriptionHandle?
-        let (step, ticket) = state.withLock { machine -> (Step, DeliveryTickets.Ticket?) in
+        let (step, ticket) = withMachine { machine -> (Step, DeliveryTickets.Ticket?) in
             let accepted: Bool
             (accepted, cancel) = machine.receiveUpstream(completion: completion)
             guard accepted else { return (.idle, nil) }
@@ -183,7 +181,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func receiveInner(subscription: any Subscription, generation: Int) {
         let handle = SubscriptionHandle(subscription)
-        switch state.withLock({ $0.receiveInner(subscription: handle, generation: generation) }) {
+        switch withMachine({ $0.receiveInner(subscription: handle, generation: generation) }) {
         case nil: subscription.cancel()
         case .some(.none): break
         case .some(let grant): subscription.request(grant)
@@ -195,20 +193,26 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// delivery, that thread requests the answer from the inner instead.
     @inlinable
     func receiveInner(_ value: P.Output, generation: Int) -> Subscribers.Demand {
-        var queued = DeliveryTickets.Ticket(position: 0, turn: 0)
-        let offer = state.withLock { machine -> Offer in
+        var ticket: DeliveryTickets.Ticket?
+        let offer = withMachine { machine -> Offer? in
             switch machine.receiveInner(value, generation: generation, nested: emittingHereLocked) {
             case .drop:
-                return .none
+                return Offer.none
             case .beyondDemand:
-                return .beyondDemand
+                return nil
             case .nested:
                 return .nested
             case .accept:
-                return acceptOrQueueLocked(value, tag: (), &machine, queued: &queued) ? .deliver : .queued
+                var tookRole = false
+                let delivers = acceptLocked(value, tag: (), &machine, tookRole: &tookRole, ticket: &ticket)
+                return delivers ? .deliver : .queued(tookRole: tookRole)
             }
         }
-        return perform(offer, value, queued: queued)
+        guard let offer else {
+            APIViolation.upstreamContract(
+                "switchToLatest", "received a value from its inner publisher beyond the demand it requested")
+        }
+        return perform(offer, value, ticket)
     }
 
     /// An inner's completion. Most end quietly (the inner finished, the upstream goes on): the
@@ -218,7 +222,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func receiveInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
         let finished: Bool
         if case .finished = completion { finished = true } else { finished = false }
-        if state.withLock({ $0.endInnerQuietly(finished: finished, generation: generation) }) { return }
+        if withMachine({ $0.endInnerQuietly(finished: finished, generation: generation) }) { return }
         settleInner(completion: completion, generation: generation)
     }
 
@@ -228,7 +232,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func settleInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
         var cancel: SubscriptionHandle?
         var early = false
-        let settled = state.withLock { machine -> (Step, DeliveryTickets.Ticket?)? in
+        let settled = withMachine { machine -> (Step, DeliveryTickets.Ticket?)? in
             switch machine.receiveInner(completion: completion, generation: generation) {
             case .ignored, .endedQuietly:
                 return nil
@@ -258,7 +262,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a SwitchToLatest subscription")
-        let (forward, step) = state.withLock { machine -> (SubscriptionHandle?, Step) in
+        let (forward, step) = withMachine { machine -> (SubscriptionHandle?, Step) in
             let forward = machine.request(demand)
             return (forward, settleLocked(&machine))
         }
@@ -309,20 +313,23 @@ extension SwitchToLatestSubscription {
     }
 }
 
-/// How a value offered to `switchToLatest` goes on, decided under the lock. Not nested in the
-/// generic subscription, so that a debug build handles it without looking up its metadata.
+/// How a value a `switchToLatest` subscription's caller offered goes on, decided under the lock.
+/// Not nested in the generic subscription, whose nested types are generic too: a debug build
+/// would look up this enum's metadata, and that of the tuple the lock returns it in, for every
+/// value.
 @usableFromInline
 enum SwitchToLatestOffer {
     /// Nothing to deliver (dropped, or the inner is to be subscribed to).
     case none
     /// This thread took the role: it delivers the value, returns the answer to its sender and
-    /// then goes on as the emitter (``SwitchToLatestSubscription/finishOwnDelivery(returning:)``).
+    /// then goes on as the emitter
+    /// (``SwitchToLatestSubscription/finishOwnDelivery(returning:)``).
     case deliver
-    /// The value's demand is spent and this thread is delivering further up its stack: deliver
-    /// it at once, nested.
+    /// The value's demand is spent and this thread is delivering further up its stack:
+    /// deliver it at once, nested.
     case nested
-    /// Queued: settle the role, then wait if another thread emits.
-    case queued
-    /// An inner sent more than it was asked for: Apple's operator stops the process.
-    case beyondDemand
+    /// Queued: deliver what waits when this thread took the role
+    /// (``DeliveryEmitter/performQueued(tookRole:_:)``), then wait for the ticket if another
+    /// thread emits.
+    case queued(tookRole: Bool)
 }

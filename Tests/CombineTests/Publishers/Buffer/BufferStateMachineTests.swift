@@ -115,6 +115,33 @@ struct BufferStateMachineTests {
         #expect(values(&machine) == [1])
     }
 
+    /// The drainer answers whether `finished` is due from the stage, without reading the optional
+    /// completion: once the buffer is empty it still waits for demand, and it goes out on the
+    /// turn that demand starts.
+    @Test func finishedWithTheBufferEmptyWaitsForDemandAndGoesOutOnce() {
+        var (machine, _) = subscribed()
+        _ = machine.value(1)
+        _ = machine.completed(.finished)
+        _ = machine.nextDrainStep()
+        _ = machine.request(.max(1))
+        #expect(values(&machine) == [1])
+        // The buffer is empty and the demand spent: the turn ends, `finished` still waits.
+        guard case .finished = machine.phase else {
+            Issue.record("finished goes out without demand: \(machine.phase)")
+            return
+        }
+        let drains = machine.request(.max(1))
+        #expect(drains)
+        guard case .complete(.finished, releasing: .some, _, _) = machine.nextDrainStep() else {
+            Issue.record("finished does not go out once the subscriber asks")
+            return
+        }
+        guard case .done = machine.nextDrainStep() else {
+            Issue.record("the drainer goes on after the completion")
+            return
+        }
+    }
+
     @Test func aFailureFromUpstreamDropsTheBufferAndLetsGoOfTheUpstreamAtOnce() {
         var (machine, _) = subscribed()
         _ = machine.value(1)

@@ -31,16 +31,16 @@ struct FlatMapStateMachineTests {
 
     @Test func upstreamValuesAreWantedOnlyOnceItsSubscriptionHasArrived() {
         var machine = machine()
-        guard case .awaitingSubscription = machine.upstreamPhase else {
-            Issue.record("starts \(machine.upstreamPhase)")
+        guard case .awaitingSubscription = machine.core.upstreamPhase else {
+            Issue.record("starts \(machine.core.upstreamPhase)")
             return
         }
         let early = machine.registerInner()
         #expect(early == nil)
         let kept = machine.receiveUpstream(subscription: RecordingSubscription())
         #expect(kept)
-        guard case .subscribed = machine.upstreamPhase else {
-            Issue.record("after its subscription: \(machine.upstreamPhase)")
+        guard case .subscribed = machine.core.upstreamPhase else {
+            Issue.record("after its subscription: \(machine.core.upstreamPhase)")
             return
         }
         let registered = machine.registerInner()
@@ -53,8 +53,8 @@ struct FlatMapStateMachineTests {
     @Test func upstreamFinishingWithNoInnerFinishesTheOperator() {
         var (machine, _) = subscribed()
         _ = machine.receiveUpstream(completion: .finished)
-        guard case .finished(awaitingTransforms: 0) = machine.upstreamPhase else {
-            Issue.record("after .finished: \(machine.upstreamPhase)")
+        guard case .finished(awaitingTransforms: 0) = machine.core.upstreamPhase else {
+            Issue.record("after .finished: \(machine.core.upstreamPhase)")
             return
         }
         #expect(isFinished(machine.emitter.pendingCompletion))
@@ -67,15 +67,15 @@ struct FlatMapStateMachineTests {
         machine.emitter.demand = .unlimited
         #expect(machine.fastEligible)
         _ = machine.receiveUpstream(completion: .finished, duringTransforms: 1)
-        guard case .finished(awaitingTransforms: 1) = machine.upstreamPhase else {
-            Issue.record("after .finished inside a transform: \(machine.upstreamPhase)")
+        guard case .finished(awaitingTransforms: 1) = machine.core.upstreamPhase else {
+            Issue.record("after .finished inside a transform: \(machine.core.upstreamPhase)")
             return
         }
         #expect(machine.emitter.pendingCompletion == nil)
         #expect(!machine.fastEligible)
-        let slot = machine.registerAfterTransform()
-        guard case .finished(awaitingTransforms: 0) = machine.upstreamPhase else {
-            Issue.record("after the inner is registered: \(machine.upstreamPhase)")
+        let slot = machine.core.registerAfterTransform()
+        guard case .finished(awaitingTransforms: 0) = machine.core.upstreamPhase else {
+            Issue.record("after the inner is registered: \(machine.core.upstreamPhase)")
             return
         }
         // The operator finishes once that inner does.
@@ -88,7 +88,7 @@ struct FlatMapStateMachineTests {
         var machine = machine()
         let held = machine.cancel()
         #expect(held.isEmpty)
-        #expect(machine.upstreamFinished)
+        #expect(machine.core.upstreamFinished)
         let late = machine.receiveUpstream(subscription: RecordingSubscription())
         #expect(!late)
     }
@@ -98,7 +98,7 @@ struct FlatMapStateMachineTests {
     @Test func aFinishedInnersSlotIsReusedWithANewGeneration() {
         var (machine, _) = subscribed()
         let first = machine.registerInner()!
-        #expect(!machine.inners[first.index].isSubscribed)
+        #expect(!machine.core.inners[first.index].isSubscribed)
         let inner = RecordingSubscription()
         guard case .request(.max(1), replaced: nil) = machine.receiveInner(
             subscription: inner, at: first.index, generation: first.generation)
@@ -106,10 +106,10 @@ struct FlatMapStateMachineTests {
             Issue.record("the inner's subscription is not asked for one value")
             return
         }
-        #expect(machine.inners[first.index].isSubscribed)
+        #expect(machine.core.inners[first.index].isSubscribed)
         let quietly = machine.finishInnerQuietly(at: first.index, generation: first.generation)
         #expect(quietly)
-        #expect(machine.inners[first.index].isFree)
+        #expect(machine.core.inners[first.index].isFree)
         #expect(inner.cancelCount == 0)
         let second = machine.registerInner()!
         #expect(second.index == first.index)
@@ -127,8 +127,8 @@ struct FlatMapStateMachineTests {
         let slot = machine.registerInner()!
         _ = machine.receiveUpstream(completion: .finished)
         _ = machine.receiveInner(completion: .finished, at: slot.index, generation: slot.generation)
-        guard case .awaitingSubscription = machine.inners[slot.index].phase else {
-            Issue.record("after an early completion: \(machine.inners[slot.index].phase)")
+        guard case .awaitingSubscription = machine.core.inners[slot.index].phase else {
+            Issue.record("after an early completion: \(machine.core.inners[slot.index].phase)")
             return
         }
         // It still counts as pending, so the operator has not finished.
@@ -161,11 +161,11 @@ struct FlatMapStateMachineTests {
         let action = machine.receiveInner(completion: .failure(.boom), at: failing.index, generation: failing.generation)
         #expect(action.cancel.map { ($0 as? RecordingSubscription)?.description } == ["other"])
         #expect((action.releaseAfter as? RecordingSubscription) === failingSubscription)
-        guard case .closed = machine.inners[other.index].phase, machine.inners[failing.index].isFree else {
-            Issue.record("after the failure: \(machine.inners.map(\.phase))")
+        guard case .closed = machine.core.inners[other.index].phase, machine.core.inners[failing.index].isFree else {
+            Issue.record("after the failure: \(machine.core.inners.map(\.phase))")
             return
         }
-        #expect(machine.upstreamFinished)
+        #expect(machine.core.upstreamFinished)
         #expect(upstream.cancelCount == 0)
         guard case .failure(.boom) = machine.emitter.pendingCompletion else {
             Issue.record("the failure is not decided")
@@ -180,8 +180,8 @@ struct FlatMapStateMachineTests {
             subscription: RecordingSubscription(name: "inner"), at: slot.index, generation: slot.generation)
         let held = machine.cancel()
         #expect(held.map { ($0 as? RecordingSubscription)?.description } == ["inner", "upstream"])
-        guard case .closed = machine.inners[slot.index].phase else {
-            Issue.record("after the cancel: \(machine.inners[slot.index].phase)")
+        guard case .closed = machine.core.inners[slot.index].phase else {
+            Issue.record("after the cancel: \(machine.core.inners[slot.index].phase)")
             return
         }
         #expect(machine.emitter.terminated)
@@ -195,7 +195,7 @@ struct FlatMapStateMachineTests {
         #expect(!quietly)
         let action = machine.receiveInner(completion: .finished, at: slot.index, generation: slot.generation)
         #expect((action.requestOne as? RecordingSubscription) === upstream)
-        #expect(machine.inners[slot.index].isFree)
+        #expect(machine.core.inners[slot.index].isFree)
     }
 
     // MARK: Subscriber side
@@ -246,7 +246,7 @@ struct FlatMapStateMachineTests {
             return
         }
         machine.endFollowUp()
-        #expect(!machine.requestingOne)
+        #expect(!machine.core.requestingOne)
     }
 
     @Test func unlimitedDemandOpensTheLockFreePathAndAsksEveryInnerForEverything() {
@@ -263,5 +263,71 @@ struct FlatMapStateMachineTests {
             return
         }
         #expect(machine.heldInnerSubscriptions().count == 1)
+    }
+
+    // MARK: The core's copies of the subscriber's side
+
+    /// The checks made for every inner publisher read copies of the emitter's phase and of
+    /// whether the demand is unlimited, kept in the non-generic core: the copies must follow
+    /// every way the emitter closes and the demand becomes unlimited.
+    @Test func theCoresCopyOfTheDemandFollowsTheSubscribersAnswers() {
+        var (machine, _) = subscribed()
+        _ = machine.request(.max(1))
+        #expect(!machine.core.demandUnlimited)
+        _ = machine.delivered(additional: .unlimited)
+        #expect(machine.emitter.demand == .unlimited)
+        #expect(machine.core.demandUnlimited)
+        let slot = machine.registerInner()!
+        guard case .request(.unlimited, replaced: nil) = machine.receiveInner(
+            subscription: RecordingSubscription(), at: slot.index, generation: slot.generation)
+        else {
+            Issue.record("an inner subscribed after the subscriber answered .unlimited is not asked for everything")
+            return
+        }
+    }
+
+    @Test func theCoresCopyOfThePhaseFollowsEveryWayTheEmitterCloses() {
+        var cancelled = subscribed().0
+        _ = cancelled.cancel()
+        var finished = subscribed().0
+        _ = finished.receiveUpstream(completion: .finished)
+        var failed = subscribed().0
+        _ = failed.receiveUpstream(completion: .failure(.boom))
+        var innerFailed = subscribed().0
+        let slot = innerFailed.registerInner()!
+        _ = innerFailed.receiveInner(
+            subscription: RecordingSubscription(), at: slot.index, generation: slot.generation)
+        _ = innerFailed.receiveInner(completion: .failure(.boom), at: slot.index, generation: slot.generation)
+        for (name, machine) in [
+            ("cancelled", cancelled), ("finished", finished), ("failed", failed), ("inner failed", innerFailed),
+        ] {
+            #expect(!machine.core.emitterOpen, "\(name)")
+            #expect(!machine.core.acceptsUpstreamValues, "\(name)")
+        }
+        // What the copy guards: no slot for a value, no subscription kept, no quiet finish.
+        #expect(cancelled.registerInner() == nil)
+        guard case .cancel = innerFailed.receiveInner(
+            subscription: RecordingSubscription(), at: slot.index, generation: slot.generation)
+        else {
+            Issue.record("a subscription arriving after the failure is not cancelled")
+            return
+        }
+    }
+
+    @Test func theCoresCopyOfThePhaseFollowsTheFinishDecidedAfterARequest() {
+        var (machine, _) = subscribed()
+        let slot = machine.registerInner()!
+        // The inner's subscription arrives twice: one pending less than none, one held. Apple's
+        // operator does not finish when the upstream does, but on the next request, where the
+        // two counts add up to zero.
+        _ = machine.receiveInner(subscription: RecordingSubscription(), at: slot.index, generation: slot.generation)
+        _ = machine.receiveInner(subscription: RecordingSubscription(), at: slot.index, generation: slot.generation)
+        _ = machine.receiveUpstream(completion: .finished)
+        #expect(machine.isOpen)
+        #expect(machine.core.emitterOpen)
+        _ = machine.request(.max(1))
+        _ = machine.finishAfterRequest()
+        #expect(!machine.isOpen)
+        #expect(!machine.core.emitterOpen)
     }
 }
