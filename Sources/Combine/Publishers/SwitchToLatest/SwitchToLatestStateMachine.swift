@@ -89,6 +89,15 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     var fastEligible: Bool { emitter.flowsFreely }
 
+    /// ``EmitterState/freeDemand``, answered from the demand field alone when it is unlimited
+    /// (nothing queued can reduce it): the common case reads a field at a fixed offset where the
+    /// emitter's property would look up its metadata in a debug build. The same goes for the
+    /// `emitter.phase.isOpen` tests in this type, rather than `emitter.isOpen`.
+    @inlinable
+    var freeDemand: Subscribers.Demand {
+        emitter.demand == .unlimited ? .unlimited : emitter.freeDemand
+    }
+
     /// Whether the current inner no longer counts for the operator's completion.
     @inlinable
     var innerIsDone: Bool {
@@ -124,7 +133,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     mutating func switchInner() -> (generation: Int, previous: SubscriptionHandle?)? {
         // A publisher sent before the upstream's subscription is ignored, as Apple's operator does.
-        guard emitter.isOpen, !upstreamFinished, upstreamSubscribed else { return nil }
+        guard emitter.phase.isOpen, !upstreamFinished, upstreamSubscribed else { return nil }
         let previous = inner
         inner = nil
         innerPhase = .awaitingSubscription
@@ -146,7 +155,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     mutating func switchToImmediate(nested: Bool) -> ImmediateSwitch {
         guard let (generation, previous) = switchInner() else { return .ignored }
-        guard emitter.freeDemand > .none else { return .subscribe(generation: generation, previous: previous) }
+        guard freeDemand > .none else { return .subscribe(generation: generation, previous: previous) }
         innerPhase = .finished
         if nested {
             emitter.demand -= 1
@@ -161,7 +170,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     mutating func receiveUpstream(
         completion: Subscribers.Completion<Downstream.Failure>
     ) -> (accepted: Bool, cancel: SubscriptionHandle?) {
-        guard emitter.isOpen, !upstreamFinished else { return (false, nil) }
+        guard emitter.phase.isOpen, !upstreamFinished else { return (false, nil) }
         upstreamFinished = true
         upstream = nil
         switch completion {
@@ -182,13 +191,13 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// ignored (`.none`, not kept), as Apple's operator ignores it.
     @inlinable
     mutating func receiveInner(subscription: SubscriptionHandle, generation: Int) -> Subscribers.Demand? {
-        if emitter.isOpen, generation == self.generation, innerPhase == .finished { return Subscribers.Demand.none }
-        guard emitter.isOpen, generation == self.generation, innerPhase == .awaitingSubscription else {
+        if emitter.phase.isOpen, generation == self.generation, innerPhase == .finished { return Subscribers.Demand.none }
+        guard emitter.phase.isOpen, generation == self.generation, innerPhase == .awaitingSubscription else {
             return nil
         }
         inner = subscription
         innerPhase = .subscribed
-        return emitter.freeDemand
+        return freeDemand
     }
 
     /// An inner value. `nested`: the calling thread is delivering further up its stack (the value
@@ -202,8 +211,8 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         case .awaitingSubscription, .subscribed, .finished:
             // Apple counts every value of the current inner against the demand it passed on,
             // even one sent before the inner's subscription or after its completion.
-            if emitter.freeDemand == .none { return .beyondDemand }
-            guard emitter.isOpen, innerPhase != .finished else { return .drop }
+            if freeDemand == .none { return .beyondDemand }
+            guard emitter.phase.isOpen, innerPhase != .finished else { return .drop }
             // From inside the subscriber, on the emitting thread: Apple's operator delivers it at
             // once, nested, and returns the subscriber's answer to the inner.
             if nested {
@@ -242,7 +251,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         case .awaitingSubscription:
             return false
         case .subscribed:
-            guard finished, !upstreamFinished, emitter.isOpen else { return false }
+            guard finished, !upstreamFinished, emitter.phase.isOpen else { return false }
             inner = nil
             innerPhase = .finished
             return true
@@ -264,7 +273,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         }
         // The inner's subscription is let go of, not cancelled: the inner has ended.
         inner = nil
-        guard emitter.isOpen else {
+        guard emitter.phase.isOpen else {
             innerPhase = .dropped
             return .ignored
         }
@@ -289,7 +298,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// The current inner's subscription, to forward a demand to.
     @inlinable
     var forwardingTarget: SubscriptionHandle? {
-        guard emitter.isOpen, innerPhase == .subscribed else { return nil }
+        guard emitter.phase.isOpen, innerPhase == .subscribed else { return nil }
         return inner
     }
 
