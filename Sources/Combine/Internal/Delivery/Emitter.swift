@@ -249,6 +249,13 @@ protocol EmitterMachine: DeliveryTicketing {
     /// The downstream half.
     var emitter: EmitterState<Downstream, Tag> { get set }
 
+    /// ``EmitterState/deliverAtOnce(_:tag:emitting:)`` on ``emitter``, written out by each
+    /// machine on its stored property. Through the protocol, `machine.emitter.deliverAtOnce(...)`
+    /// goes through the requirement's `_modify` accessor, and a debug build allocates that
+    /// coroutine's frame, whose size depends on the machine's type, on the heap: a `malloc` and a
+    /// `free` for every value.
+    mutating func deliverAtOnce(_ value: Downstream.Input, tag: Tag, emitting: Bool) -> Bool
+
     /// Whether values may skip the lock and the bookkeeping (published as the role's attention
     /// flag being clear).
     var fastEligible: Bool { get }
@@ -581,7 +588,7 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         _ value: Downstream.Input, tag: Machine.Tag, _ machine: inout Machine, step: inout Step,
         ticket: inout DeliveryTickets.Ticket?
     ) -> Bool {
-        if machine.emitter.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
+        if machine.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
             takeLocked(&machine)
             return true
         }
@@ -613,7 +620,7 @@ class DeliveryEmitter<Machine: EmitterMachine> {
         _ value: Downstream.Input, tag: Machine.Tag, _ machine: inout Machine, tookRole: inout Bool,
         ticket: inout DeliveryTickets.Ticket?
     ) -> Bool {
-        if machine.emitter.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
+        if machine.deliverAtOnce(value, tag: tag, emitting: !mayTakeLocked) {
             takeLocked(&machine)
             return true
         }

@@ -36,6 +36,12 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     var emitter: EmitterState<Downstream, Void>
 
+    /// See ``EmitterMachine/deliverAtOnce(_:tag:emitting:)``.
+    @inlinable
+    mutating func deliverAtOnce(_ value: Downstream.Input, tag: Void, emitting: Bool) -> Bool {
+        emitter.deliverAtOnce(value, tag: tag, emitting: emitting)
+    }
+
     @inlinable
     init(box: SubscriberBox<Downstream>, arity: Int) {
         emitter = EmitterState(box: box)

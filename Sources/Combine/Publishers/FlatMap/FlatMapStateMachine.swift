@@ -227,6 +227,12 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
     var emitter: EmitterState<Downstream, FlatMapTag>
 
+    /// See ``EmitterMachine/deliverAtOnce(_:tag:emitting:)``.
+    @inlinable
+    mutating func deliverAtOnce(_ value: Downstream.Input, tag: FlatMapTag, emitting: Bool) -> Bool {
+        emitter.deliverAtOnce(value, tag: tag, emitting: emitting)
+    }
+
     @inlinable
     init(box: Box, maxPublishers: Subscribers.Demand) {
         core = FlatMapCore(maxPublishers: maxPublishers)

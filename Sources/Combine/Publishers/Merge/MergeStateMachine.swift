@@ -20,6 +20,12 @@ struct MergeStateMachine<Downstream: Subscriber>: FanInMachine {
     @usableFromInline
     var emitter: EmitterState<Downstream, Void>
 
+    /// See ``EmitterMachine/deliverAtOnce(_:tag:emitting:)``.
+    @inlinable
+    mutating func deliverAtOnce(_ value: Downstream.Input, tag: Void, emitting: Bool) -> Bool {
+        emitter.deliverAtOnce(value, tag: tag, emitting: emitting)
+    }
+
     @inlinable
     init(box: SubscriberBox<Downstream>, count: Int) {
         emitter = EmitterState(box: box)

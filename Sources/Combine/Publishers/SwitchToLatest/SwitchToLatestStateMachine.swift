@@ -79,6 +79,12 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     @usableFromInline
     var emitter: EmitterState<Downstream, Void>
 
+    /// See ``EmitterMachine/deliverAtOnce(_:tag:emitting:)``.
+    @inlinable
+    mutating func deliverAtOnce(_ value: Downstream.Input, tag: Void, emitting: Bool) -> Bool {
+        emitter.deliverAtOnce(value, tag: tag, emitting: emitting)
+    }
+
     @inlinable
     init(box: Box) {
         emitter = EmitterState(box: box)

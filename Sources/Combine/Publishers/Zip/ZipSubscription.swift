@@ -211,6 +211,12 @@ where Downstream.Input == Storage.Output {
     @usableFromInline
     var emitter: EmitterState<Downstream, Int>
 
+    /// See ``EmitterMachine/deliverAtOnce(_:tag:emitting:)``.
+    @inlinable
+    mutating func deliverAtOnce(_ value: Downstream.Input, tag: Int, emitting: Bool) -> Bool {
+        emitter.deliverAtOnce(value, tag: tag, emitting: emitting)
+    }
+
     /// A zip of `arity` inputs delivering into `box`, before any upstream has subscribed.
     @inlinable
     init(box: SubscriberBox<Downstream>, arity: Int) {
