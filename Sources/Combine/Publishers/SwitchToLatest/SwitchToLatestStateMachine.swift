@@ -232,13 +232,13 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// What an inner's completion calls for.
     @usableFromInline
     enum InnerCompletion {
-        /// Nothing: a replaced, finished or dropped inner, or the operator is done.
+        /// Nothing for the emitter to settle: a replaced, finished or dropped inner, the operator
+        /// is done, or the current inner finished while the upstream goes on (the quiet end,
+        /// ``endInnerQuietly(finished:generation:)``), after which the operator waits for the
+        /// next inner and the subscriber hears nothing.
         case ignored
         /// The inner completed before its subscription: Apple's operator stops the process.
         case beforeSubscription
-        /// The current inner finished while the upstream goes on: the operator waits for the next
-        /// inner, and the subscriber hears nothing, so the emitter has nothing to settle.
-        case endedQuietly
         /// Accepted, and it ends the operator: the emitter settles, after `cancel` is cancelled.
         case accepted(cancel: SubscriptionHandle?)
     }
@@ -264,19 +264,17 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         }
     }
 
+    /// An inner's completion, every case: the ones ``endInnerQuietly(finished:generation:)``
+    /// takes are decided there, the rest here.
     @inlinable
     mutating func receiveInner(
         completion: Subscribers.Completion<Downstream.Failure>, generation: Int
     ) -> InnerCompletion {
-        guard generation == self.generation else { return .ignored }
-        switch innerPhase {
-        case .none, .finished, .dropped:
-            return .ignored
-        case .awaitingSubscription:
-            return .beforeSubscription
-        case .subscribed:
-            break
-        }
+        let finished: Bool
+        if case .finished = completion { finished = true } else { finished = false }
+        if endInnerQuietly(finished: finished, generation: generation) { return .ignored }
+        // Left: the current inner, before its subscription or subscribed.
+        guard case .subscribed = innerPhase else { return .beforeSubscription }
         // The inner's subscription is let go of, not cancelled: the inner has ended.
         inner = nil
         guard emitter.phase.isOpen else {
@@ -285,8 +283,8 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         }
         switch completion {
         case .finished:
+            // The upstream has finished too: a finish while it goes on ended quietly above.
             innerPhase = .finished
-            guard upstreamFinished else { return .endedQuietly }
             emitter.finish()
             return .accepted(cancel: nil)
         case .failure(let error):

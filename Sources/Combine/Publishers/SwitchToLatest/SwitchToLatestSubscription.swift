@@ -234,7 +234,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         var early = false
         let settled = withMachine { machine -> (Step, DeliveryTickets.Ticket?)? in
             switch machine.receiveInner(completion: completion, generation: generation) {
-            case .ignored, .endedQuietly:
+            case .ignored:
                 return nil
             case .beforeSubscription:
                 early = true
