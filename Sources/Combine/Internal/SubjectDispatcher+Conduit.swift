@@ -79,9 +79,12 @@ extension SubjectDispatcher {
             let box = SubscriberBox(subscriber)
             subscriberBox = box
             subscriberPointer = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
+            // The conduit is reinterpreted through `Unmanaged` rather than `unsafeDowncast`, whose
+            // check looks up this class's metadata for every value in a debug build.
             super.init(dispatcher: dispatcher) { conduit, value in
-                Unmanaged<SubscriberBox<S>>.fromOpaque(unsafeDowncast(conduit, to: Boxed.self).subscriberPointer)
-                    ._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
+                Unmanaged<Boxed>.fromOpaque(Unmanaged.passUnretained(conduit).toOpaque())._withUnsafeGuaranteedRef {
+                    Unmanaged<SubscriberBox<S>>.fromOpaque($0.subscriberPointer)
+                }._withUnsafeGuaranteedRef { $0.subscriber.receive(value) }
             }
         }
 
