@@ -34,6 +34,30 @@ enum EmitterPhase {
     }
 }
 
+/// The rules of ``EmitterState`` that every value goes through, on the plain fields they read.
+/// The state's members apply them to its own fields; a machine may apply them to its emitter's
+/// fields directly, which a debug build reaches at fixed offsets, where calling a member of the
+/// generic state passes the state's metadata, looked up at every call (about 340 instructions).
+@usableFromInline
+enum EmitterRules {
+    /// Whether a value may go to the subscriber with no bookkeeping: open, nothing queued, and
+    /// unlimited demand (so there is nothing to count).
+    @inlinable
+    static func flowsFreely(phase: EmitterPhase, demand: Subscribers.Demand, queued: Int) -> Bool {
+        demand == .unlimited && queued == 0 && phase.isOpen
+    }
+
+    /// Whether a value that passed the operator's checks goes to the subscriber at once, on this
+    /// thread: nothing is `emitting` (see ``EmitterState/deliverAtOnce(_:tag:emitting:)``),
+    /// nothing is queued and there is demand, which is then spent. Otherwise the caller queues it.
+    @inlinable
+    static func spendsAtOnce(demand: inout Subscribers.Demand, queued: Int, emitting: Bool) -> Bool {
+        guard !emitting, queued == 0, demand > 0 else { return false }
+        demand -= 1
+        return true
+    }
+}
+
 /// The downstream half of a ``DeliveryEmitter``'s machine (`merge`, `combineLatest`, `flatMap`,
 /// `switchToLatest`, `zip`): the subscriber's box, its demand, the values waiting for it (each with
 /// its `Tag`: `Void`, for flatMap the inner that sent it, for zip the input that completed the
@@ -74,6 +98,13 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     @usableFromInline
     var tickets = DeliveryTickets()
 
+    /// How many values ``queue`` holds: its count, kept here as well. The queue's own offset in
+    /// this type depends on its element's alignment, so a debug build reaches `queue.count` only
+    /// through this type's metadata, looked up at every access (about 340 instructions); this
+    /// field is at a fixed offset, as are the ones above.
+    @usableFromInline
+    var queuedCount = 0
+
     // The fields whose size depends on the subscriber's types come last, so that a debug build
     // reaches the ones above at fixed offsets, without looking up this type's metadata.
 
@@ -112,26 +143,24 @@ struct EmitterState<Downstream: Subscriber, Tag> {
         return false
     }
 
-    /// Whether a value may go to the subscriber with no bookkeeping: open, nothing queued, and
-    /// unlimited demand (so there is nothing to count).
+    /// Whether a value may go to the subscriber with no bookkeeping: see
+    /// ``EmitterRules/flowsFreely(phase:demand:queued:)``.
     @inlinable
     var flowsFreely: Bool {
-        // `queue.count`, a stored field, rather than `queue.isEmpty`: a debug build calls a
-        // method of the generic queue with the queue's element metadata, looked up each time.
-        demand == .unlimited && queue.count == 0 && isOpen
+        EmitterRules.flowsFreely(phase: phase, demand: demand, queued: queuedCount)
     }
 
     /// Whether a thread that is not emitting should take the role and start ``next()``.
     @inlinable
     var hasWork: Bool {
         if terminated { return box != nil }
-        if queue.count != 0 { return demand > 0 }
+        if queuedCount != 0 { return demand > 0 }
         return isCompleting
     }
 
     /// Demand that no queued value is already waiting to spend.
     @inlinable
-    var freeDemand: Subscribers.Demand { demand - queue.count }
+    var freeDemand: Subscribers.Demand { demand - queuedCount }
 
     /// What to do with a value that has passed the operator's own checks: deliver it on this
     /// thread (`true`, the demand is spent) when `emitting` is false, nothing is queued and there
@@ -140,10 +169,8 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     /// without the lock).
     @inlinable
     mutating func deliverAtOnce(_ value: Input, tag: Tag, emitting: Bool) -> Bool {
-        if !emitting, queue.count == 0, demand > 0 {
-            demand -= 1
-            return true
-        }
+        let queued = queuedCount
+        if EmitterRules.spendsAtOnce(demand: &demand, queued: queued, emitting: emitting) { return true }
         enqueue(value, tag: tag)
         return false
     }
@@ -154,6 +181,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     @inlinable @inline(never)
     mutating func enqueue(_ value: Input, tag: Tag) {
         queue.append((value, tag))
+        queuedCount += 1
         tickets.enter()
     }
 
@@ -166,8 +194,9 @@ struct EmitterState<Downstream: Subscriber, Tag> {
             self.box = nil
             return .release(box)
         }
-        if queue.count != 0 {
+        if queuedCount != 0 {
             guard demand > 0, let queued = queue.popFirst() else { return .idle }
+            queuedCount -= 1
             demand -= 1
             return .value(queued.value, tag: queued.tag)
         }
@@ -211,6 +240,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     mutating func fail(_ error: Downstream.Failure) {
         guard isOpen else { return }
         queue.removeAll()
+        queuedCount = 0
         tickets.markAllSettled()
         phase = .completing
         pendingCompletion = .failure(error)
@@ -221,6 +251,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     mutating func cancel() {
         phase = .ended
         queue.removeAll()
+        queuedCount = 0
         tickets.markAllSettled()
         pendingCompletion = nil
     }

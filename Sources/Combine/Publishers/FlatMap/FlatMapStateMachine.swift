@@ -1,22 +1,3 @@
-/// Stands in for an inner publisher's subscription in a ``FlatMapInnerSlot`` before it arrives and
-/// after the inner is done. (A placeholder rather than an optional: assigning an optional
-/// existential goes through generic value witnesses, which cost a hundred-odd instructions per
-/// inner publisher.) Never handed to anyone.
-@usableFromInline
-struct FlatMapNoSubscription: Subscription {
-    @inlinable
-    init() {}
-
-    @inlinable
-    var combineIdentifier: CombineIdentifier { CombineIdentifier() }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {}
-
-    @inlinable
-    func cancel() {}
-}
-
 /// What a flat map knows about one inner publisher: where it stands and its subscription. A slot
 /// is reused once its inner is done; `generation` tells the inner it was made for from later ones.
 @usableFromInline
@@ -38,11 +19,11 @@ struct FlatMapInnerSlot {
     @usableFromInline
     var phase = Phase.awaitingSubscription
 
-    /// The inner's subscription while ``Phase/subscribed``; otherwise a ``FlatMapNoSubscription``
+    /// The inner's subscription while ``Phase/subscribed``; otherwise a ``PlaceholderSubscription``
     /// (kept apart from the phase: a payload would make every change of phase copy the
     /// existential through its value witnesses).
     @usableFromInline
-    var subscription: any Subscription = FlatMapNoSubscription()
+    var subscription: any Subscription = PlaceholderSubscription()
 
     @usableFromInline
     var generation: Int
@@ -77,18 +58,12 @@ struct FlatMapInnerSlot {
     }
 
     /// Stores the inner's subscription in place of the placeholder.
-    ///
-    /// Destroying the placeholder and initialising the field, rather than assigning, skips the
-    /// runtime's generic existential assignment (which compares the two dynamic types first).
     @inlinable
     mutating func hold(_ newSubscription: any Subscription) {
         switch phase {
         case .awaitingSubscription:
             phase = .subscribed
-            withUnsafeMutablePointer(to: &subscription) { field in
-                field.deinitialize(count: 1)
-                field.initialize(to: newSubscription)
-            }
+            PlaceholderSubscription.fill(&subscription, with: newSubscription)
         case .subscribed, .closed, .free:
             preconditionFailure("FlatMap inner slot \(phase): subscription held")
         }
@@ -128,11 +103,7 @@ struct FlatMapInnerSlot {
     /// Puts the placeholder back, returning the subscription it replaces.
     @inlinable
     mutating func takeSubscription() -> any Subscription {
-        withUnsafeMutablePointer(to: &subscription) { field in
-            let held = field.move()
-            field.initialize(to: FlatMapNoSubscription())
-            return held
-        }
+        PlaceholderSubscription.take(from: &subscription)
     }
 }
 
@@ -306,10 +277,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     mutating func receiveUpstream(subscription: any Subscription) -> Bool {
         guard !emitter.terminated, case .awaitingSubscription = core.upstreamPhase else { return false }
         core.upstreamPhase = .subscribed
-        withUnsafeMutablePointer(to: &core.upstreamSubscription) { field in
-            field.deinitialize(count: 1)
-            field.initialize(to: subscription)
-        }
+        PlaceholderSubscription.fill(&core.upstreamSubscription, with: subscription)
         return true
     }
 
@@ -379,13 +347,12 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
             emitter.demand -= 1
             return .deliverNested(oneMore: .max(1))
         }
-        if !emitting, emitter.queue.isEmpty, emitter.demand > 0 {
+        if !emitting, emitter.queuedCount == 0, emitter.demand > 0 {
             if emitter.demand == .unlimited { return .deliver(oneMore: .none) }
             emitter.demand -= 1
             return .deliver(oneMore: .max(1))
         }
-        emitter.queue.append((value, FlatMapTag(index: index, generation: generation)))
-        emitter.tickets.enter()
+        emitter.enqueue(value, tag: FlatMapTag(index: index, generation: generation))
         return .queued
     }
 
@@ -534,11 +501,11 @@ struct FlatMapCore {
     var upstreamPhase = UpstreamPhase.awaitingSubscription
 
     /// The upstream's subscription while ``UpstreamPhase/subscribed``; otherwise a
-    /// ``FlatMapNoSubscription``. Kept apart from the phase, whose tests run for every upstream
+    /// ``PlaceholderSubscription``. Kept apart from the phase, whose tests run for every upstream
     /// value and every inner: with the existential as a payload, each test copied the phase
     /// (about 150 instructions per value of `flatMap { Just($0) }`).
     @usableFromInline
-    var upstreamSubscription: any Subscription = FlatMapNoSubscription()
+    var upstreamSubscription: any Subscription = PlaceholderSubscription()
 
     /// Inner publishers by slot; a finished slot is reused.
     @usableFromInline
@@ -593,11 +560,7 @@ struct FlatMapCore {
             return nil
         case .subscribed:
             upstreamPhase = .finished(awaitingTransforms: 0)
-            return withUnsafeMutablePointer(to: &upstreamSubscription) { field in
-                let held = field.move()
-                field.initialize(to: FlatMapNoSubscription())
-                return held
-            }
+            return PlaceholderSubscription.take(from: &upstreamSubscription)
         case .finished:
             return nil
         }

@@ -62,7 +62,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func resumeOwnDelivery(returning answer: Subscribers.Demand) {
         let next = withMachine { machine -> Step in
-            _ = machine.emitter.delivered(additional: answer)
+            machine.deliveredOwn(additional: answer)
             return nextLocked(&machine)
         }
         emit(next)
@@ -72,7 +72,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// delivery this one is nested in, which goes on afterwards.
     @inlinable
     func finishNestedDelivery(returning answer: Subscribers.Demand) {
-        if answer != .none { withMachine { _ = $0.emitter.delivered(additional: answer) } }
+        if answer != .none { withMachine { $0.deliveredOwn(additional: answer) } }
     }
 
     /// Delivers what ``Offer`` says; returns the answer for the value's sender.
@@ -106,8 +106,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let handle = SubscriptionHandle(subscription)
-        guard withMachine({ $0.receiveUpstream(subscription: handle) }) else {
+        guard withMachine({ $0.receiveUpstream(subscription: subscription) }) else {
             subscription.cancel()
             return
         }
@@ -121,8 +120,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         {
             return receiveImmediate(value, of: publisher)
         }
-        guard let (generation, previous) = withMachine({ $0.switchInner() }) else { return .none }
-        previous?.cancel()
+        var previous: any Subscription = PlaceholderSubscription()
+        guard let generation = withMachine({ $0.core.switchInner(handingOver: &previous) }) else { return .none }
+        previous.cancel()
         publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         return .none
     }
@@ -137,8 +137,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func receiveImmediate(_ value: P.Output, of publisher: P) -> Subscribers.Demand {
         var ticket: DeliveryTickets.Ticket?
+        var previous: any Subscription = PlaceholderSubscription()
         let (decision, offer) = withMachine { machine -> (Machine.ImmediateSwitch, Offer) in
-            let decision = machine.switchToImmediate(nested: emittingHereLocked)
+            let decision = machine.switchToImmediate(nested: emittingHereLocked, handingOver: &previous)
             switch decision {
             case .ignored, .subscribe:
                 return (decision, .none)
@@ -153,11 +154,11 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         switch decision {
         case .ignored:
             break
-        case .subscribe(let generation, let previous):
-            previous?.cancel()
+        case .subscribe(let generation):
+            previous.cancel()
             publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
-        case .offered(let previous), .offeredNested(let previous):
-            previous?.cancel()
+        case .offered, .offeredNested:
+            previous.cancel()
             _ = perform(offer, value, ticket)
         }
         return .none
@@ -165,7 +166,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<P.Failure>) {
-        var cancel: SubscriptionHandle?
+        var cancel: (any Subscription)?
         let (step, ticket) = withMachine { machine -> (Step, DeliveryTickets.Ticket?) in
             let accepted: Bool
             (accepted, cancel) = machine.receiveUpstream(completion: completion)
@@ -180,8 +181,16 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receiveInner(subscription: any Subscription, generation: Int) {
-        let handle = SubscriptionHandle(subscription)
-        switch withMachine({ $0.receiveInner(subscription: handle, generation: generation) }) {
+        let grant = withMachine { machine -> Subscribers.Demand? in
+            switch machine.core.receiveInner(subscription: subscription, generation: generation) {
+            case .cancel: return nil
+            case .ignore: return Subscribers.Demand.none
+            // The free demand; read from the core's copy when unlimited, where the machine's
+            // property would need the machine's metadata in a debug build.
+            case .grant: return machine.core.demandUnlimited ? .unlimited : machine.freeDemand
+            }
+        }
+        switch grant {
         case nil: subscription.cancel()
         case .some(.none): break
         case .some(let grant): subscription.request(grant)
@@ -195,7 +204,13 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func receiveInner(_ value: P.Output, generation: Int) -> Subscribers.Demand {
         var ticket: DeliveryTickets.Ticket?
         let offer = withMachine { machine -> Offer? in
-            switch machine.receiveInner(value, generation: generation, nested: emittingHereLocked) {
+            // With an unlimited demand there is nothing to count: the core decides alone.
+            let nested = emittingHereLocked
+            let decision =
+                machine.core.demandUnlimited
+                ? machine.core.receiveInner(generation: generation, hasFreeDemand: true, nested: nested)
+                : machine.receiveInner(generation: generation, nested: nested)
+            switch decision {
             case .drop:
                 return Offer.none
             case .beyondDemand:
@@ -222,7 +237,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func receiveInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
         let finished: Bool
         if case .finished = completion { finished = true } else { finished = false }
-        if withMachine({ $0.endInnerQuietly(finished: finished, generation: generation) }) { return }
+        if withMachine({ $0.core.endInnerQuietly(finished: finished, generation: generation) }) { return }
         settleInner(completion: completion, generation: generation)
     }
 
@@ -230,7 +245,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// breaks the inner's contract): decided and settled in one critical section.
     @inlinable @inline(never)
     func settleInner(completion: Subscribers.Completion<P.Failure>, generation: Int) {
-        var cancel: SubscriptionHandle?
+        var cancel: (any Subscription)?
         var early = false
         let settled = withMachine { machine -> (Step, DeliveryTickets.Ticket?)? in
             switch machine.receiveInner(completion: completion, generation: generation) {
@@ -262,7 +277,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
         demand.assertNonZero("Subscription.request(_:) on a SwitchToLatest subscription")
-        let (forward, step) = withMachine { machine -> (SubscriptionHandle?, Step) in
+        let (forward, step) = withMachine { machine -> ((any Subscription)?, Step) in
             let forward = machine.request(demand)
             return (forward, settleLocked(&machine))
         }
