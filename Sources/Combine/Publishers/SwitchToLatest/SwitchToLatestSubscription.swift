@@ -115,16 +115,24 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receive(_ publisher: P) -> Subscribers.Demand {
-        if ImmediateOutput.isPossible(for: P.self), let value = ImmediateOutput.value(of: publisher),
-            !IntrospectionRegistry.isActive
-        {
-            return receiveImmediate(value, of: publisher)
-        }
+        if ImmediateOutput.isPossible(for: P.self), receivedImmediately(publisher) { return .none }
         var previous: any Subscription = PlaceholderSubscription()
         guard let generation = withMachine({ $0.core.switchInner(handingOver: &previous) }) else { return .none }
         previous.cancel()
         publisher.subscribe(Inner(route: InnerRoute(generation: generation), parent: self))
         return .none
+    }
+
+    /// Takes `publisher`'s value without subscribing to it when it has one at hand (see
+    /// ``receiveImmediate(_:of:)``); `false` when it is to be subscribed to. A function of its
+    /// own: a debug build makes room for the optional value, looking up its metadata, on entry to
+    /// the function that holds it, which for every other kind of inner publisher would be
+    /// ``receive(_:)``.
+    @inlinable
+    func receivedImmediately(_ publisher: P) -> Bool {
+        guard let value = ImmediateOutput.value(of: publisher), !IntrospectionRegistry.isActive else { return false }
+        _ = receiveImmediate(value, of: publisher)
+        return true
     }
 
     /// A new inner publisher that is a `Just` or the like (see ``ImmediateOutput``): when the
