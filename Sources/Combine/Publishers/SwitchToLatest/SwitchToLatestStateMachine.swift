@@ -103,7 +103,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         return true
     }
 
-    /// What ``switchToImmediate(nested:)`` decided.
+    /// What ``switchToImmediate(nested:handingOver:)`` decided.
     @usableFromInline
     typealias ImmediateSwitch = SwitchToLatestImmediateSwitch
 
@@ -470,9 +470,10 @@ struct SwitchToLatestCore {
     }
 }
 
-/// What ``SwitchToLatestStateMachine/switchToImmediate(nested:)`` decided. Not nested in the
-/// generic machine, whose nested types are generic too: a debug build would look up this enum's
-/// metadata, and that of the tuple the lock returns it in, for every inner publisher.
+/// What ``SwitchToLatestStateMachine/switchToImmediate(nested:handingOver:)`` decided. Not
+/// nested in the generic machine, whose nested types are generic too: a debug build would look
+/// up this enum's metadata, and that of the tuple the lock returns it in, for every inner
+/// publisher.
 @usableFromInline
 enum SwitchToLatestImmediateSwitch {
     /// The operator is done, or the upstream has not subscribed yet: the publisher is ignored.
