@@ -182,6 +182,7 @@ struct EmitterState<Downstream: Subscriber, Tag> {
     mutating func enqueue(_ value: Input, tag: Tag) {
         queue.append((value, tag))
         queuedCount += 1
+        assert(queuedCount == queue.count, "EmitterState: the copy of the queue's count went stale")
         tickets.enter()
     }
 
