@@ -217,26 +217,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// method of the generic emitter state with its metadata, looked up on every call (three
     /// times for every inner publisher), and reaches the field at a fixed offset without it.
     @inlinable
-    var isOpen: Bool {
-        let open = emitter.phase.isOpen
-        assert(open == core.emitterOpen, "FlatMap: the core's copy of the emitter's phase went stale")
-        return open
-    }
-
-    /// Decides the operator's finish (after the queued values); the core's copy of the phase
-    /// follows.
-    @inlinable
-    mutating func finishEmitter() {
-        emitter.finish()
-        core.emitterOpen = false
-    }
-
-    /// Decides the operator's failure; the core's copy of the phase follows.
-    @inlinable
-    mutating func failEmitter(_ error: Downstream.Failure) {
-        emitter.fail(error)
-        core.emitterOpen = false
-    }
+    var isOpen: Bool { core.emitterFlags.checked(open: emitter.phase.isOpen) }
 
     /// Whether an inner value may go straight to the subscriber with no bookkeeping: open,
     /// nothing queued, and unlimited demand (so there is nothing to count).
@@ -248,7 +229,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     mutating func delivered(additional: Subscribers.Demand) -> Bool {
         _ = emitter.delivered(additional: additional)
-        if additional == .unlimited { core.demandUnlimited = true }
+        core.emitterFlags.note(demand: additional)
         return false
     }
 
@@ -308,11 +289,11 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         case .finished:
             core.upstreamPhase = .finished(awaitingTransforms: duringTransforms)
             if duringTransforms == 0, core.innersDone {
-                finishEmitter()
+                emitter.finish(keeping: &core.emitterFlags)
             }
             return Action()
         case .failure(let error):
-            failEmitter(error)
+            emitter.fail(error, keeping: &core.emitterFlags)
             var action = Action()
             action.cancel = core.closeInners(except: -1)
             return action
@@ -391,12 +372,12 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         switch completion {
         case .finished:
             if core.upstreamFinished {
-                if core.innersDone { finishEmitter() }
+                if core.innersDone { emitter.finish(keeping: &core.emitterFlags) }
             } else if core.maxPublishers != .unlimited {
                 action.requestOne = core.upstream
             }
         case .failure(let error):
-            failEmitter(error)
+            emitter.fail(error, keeping: &core.emitterFlags)
             action.releaseAfter = held
             action.cancel = core.closeInners(except: index)
             // Apple's operator leaves the upstream alone here; it is let go of without a cancel.
@@ -413,7 +394,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         guard !emitter.terminated else { return action }
         if more == .unlimited { action.requestAll = true }
         emitter.demand += more
-        if emitter.demand == .unlimited { core.demandUnlimited = true }
+        core.emitterFlags.note(demand: emitter.demand)
         return action
     }
 
@@ -425,7 +406,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
         if isOpen, core.upstreamFinished, core.pendingSubscriptions + core.heldSubscriptions == 0,
             core.completionAwaitsTransforms == 0
         {
-            finishEmitter()
+            emitter.finish(keeping: &core.emitterFlags)
         }
         return Action()
     }
@@ -444,8 +425,7 @@ struct FlatMapStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// Cancels: nothing more is delivered; the box is released by the emitter.
     @inlinable
     mutating func cancel() -> ContiguousArray<any Subscription> {
-        emitter.cancel()
-        core.emitterOpen = false
+        emitter.cancel(keeping: &core.emitterFlags)
         // The inners first, then the upstream, as Apple's operator cancels them.
         var held = core.closeInners(except: -1)
         if let upstream = core.leaveUpstream() { held.append(upstream) }
@@ -473,7 +453,7 @@ enum FlatMapInnerSubscriptionDecision {
 /// call of a method of the generic machine costs each time (about 330 instructions), and so does
 /// reaching any field of its generic ``EmitterState``. What those checks need of the subscriber's
 /// side (whether the operator is open, whether the demand is unlimited) is copied here
-/// (``emitterOpen``, ``demandUnlimited``).
+/// (``emitterFlags``).
 @usableFromInline
 struct FlatMapCore {
     @usableFromInline
@@ -620,26 +600,18 @@ struct FlatMapCore {
 
     // MARK: For every inner publisher
 
-    /// Whether the operator's ``EmitterState`` is open, copied here for the checks below: they
-    /// read nothing of the generic emitter state, whose fields a debug build reaches only with
-    /// the machine's metadata. Cleared wherever ``FlatMapStateMachine`` finishes, fails or
-    /// cancels its emitter (it never reopens); `FlatMapStateMachine.isOpen` asserts that the
-    /// two agree.
+    /// What the checks below need of the operator's ``EmitterState``: whether it is open and
+    /// whether the demand is unlimited. `FlatMapStateMachine.isOpen` asserts that the copy of the
+    /// phase agrees.
     @usableFromInline
-    var emitterOpen = true
-
-    /// Whether the subscriber's demand is unlimited, copied here for the same reason: set
-    /// wherever ``FlatMapStateMachine`` adds to the demand (an unlimited demand stays
-    /// unlimited).
-    @usableFromInline
-    var demandUnlimited = false
+    var emitterFlags = EmitterFlags()
 
     /// Whether values are still wanted: the operator is open, and the upstream has subscribed
     /// (a value sent before its subscription is ignored, as Apple's `flatMap` ignores it) and
     /// not finished.
     @inlinable
     var acceptsUpstreamValues: Bool {
-        guard emitterOpen, case .subscribed = upstreamPhase else { return false }
+        guard emitterFlags.open, case .subscribed = upstreamPhase else { return false }
         return true
     }
 
@@ -655,7 +627,7 @@ struct FlatMapCore {
     mutating func receiveInner(
         subscription: any Subscription, at index: Int, generation: Int
     ) -> FlatMapInnerSubscriptionDecision {
-        guard emitterOpen, inners[index].generation == generation, !inners[index].isFree else { return .cancel }
+        guard emitterFlags.open, inners[index].generation == generation, !inners[index].isFree else { return .cancel }
         pendingSubscriptions -= 1
         // A second subscription for the same inner replaces the first, which is let go of
         // without a cancel, as Apple's operator does.
@@ -666,13 +638,13 @@ struct FlatMapCore {
             heldSubscriptions += 1
             inners[index].hold(subscription)
         }
-        return .request(demandUnlimited ? .unlimited : .max(1), replaced: replaced)
+        return .request(emitterFlags.demandUnlimited ? .unlimited : .max(1), replaced: replaced)
     }
 
     /// See ``FlatMapStateMachine/finishInnerQuietly(at:generation:)``.
     @inlinable
     mutating func finishInnerQuietly(at index: Int, generation: Int) -> Bool {
-        guard !upstreamFinished, maxPublishers == .unlimited, emitterOpen, inners[index].generation == generation,
+        guard !upstreamFinished, maxPublishers == .unlimited, emitterFlags.open, inners[index].generation == generation,
             inners[index].isSubscribed
         else { return false }
         _ = inners[index].free(after: firstFree)

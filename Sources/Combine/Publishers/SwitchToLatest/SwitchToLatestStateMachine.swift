@@ -56,39 +56,13 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
 
     /// Whether events are still accepted: the emitter's phase, which the core's copy follows.
     @inlinable
-    var isOpen: Bool {
-        let open = emitter.phase.isOpen
-        assert(open == core.emitterOpen, "SwitchToLatest: the core's copy of the emitter's phase went stale")
-        return open
-    }
+    var isOpen: Bool { core.emitterFlags.checked(open: emitter.phase.isOpen) }
 
     /// ``EmitterState/freeDemand``, answered from the demand field alone when it is unlimited
     /// (nothing queued can reduce it).
     @inlinable
     var freeDemand: Subscribers.Demand {
         emitter.demand == .unlimited ? .unlimited : emitter.freeDemand
-    }
-
-    /// Decides the operator's finish (after the queued values); the core's copy of the phase
-    /// follows.
-    @inlinable
-    mutating func finishEmitter() {
-        emitter.finish()
-        core.emitterOpen = false
-    }
-
-    /// Decides the operator's failure; the core's copy of the phase follows.
-    @inlinable
-    mutating func failEmitter(_ error: Downstream.Failure) {
-        emitter.fail(error)
-        core.emitterOpen = false
-    }
-
-    /// After the subscriber's demand grew: the core's copy follows once it is unlimited (it
-    /// stays so).
-    @inlinable
-    mutating func noteDemand() {
-        if emitter.demand == .unlimited { core.demandUnlimited = true }
     }
 
     // MARK: Upstream
@@ -137,10 +111,10 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         core.upstream = nil
         switch completion {
         case .finished:
-            if core.innerIsDone { finishEmitter() }
+            if core.innerIsDone { emitter.finish(keeping: &core.emitterFlags) }
             return (true, nil)
         case .failure(let error):
-            failEmitter(error)
+            emitter.fail(error, keeping: &core.emitterFlags)
             return (true, core.dropInner())
         }
     }
@@ -192,11 +166,11 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
         case .finished:
             // The upstream has finished too: a finish while it goes on ended quietly above.
             core.innerPhase = .finished
-            finishEmitter()
+            emitter.finish(keeping: &core.emitterFlags)
             return .accepted(cancel: nil)
         case .failure(let error):
             core.innerPhase = .dropped
-            failEmitter(error)
+            emitter.fail(error, keeping: &core.emitterFlags)
             let held = core.upstream
             core.upstream = nil
             core.upstreamFinished = true
@@ -211,7 +185,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
         guard !emitter.terminated else { return nil }
         _ = emitter.request(demand)
-        noteDemand()
+        core.emitterFlags.note(demand: emitter.demand)
         return core.forwardingTarget
     }
 
@@ -220,7 +194,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     @inlinable
     mutating func deliveredOwn(additional: Subscribers.Demand) {
         _ = emitter.delivered(additional: additional)
-        noteDemand()
+        core.emitterFlags.note(demand: emitter.demand)
     }
 
     /// For the emitter, after a queued value (another thread's) was delivered: records the
@@ -248,8 +222,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
     /// operator cancels them.
     @inlinable
     mutating func cancel() -> ContiguousArray<any Subscription> {
-        emitter.cancel()
-        core.emitterOpen = false
+        emitter.cancel(keeping: &core.emitterFlags)
         var held = ContiguousArray<any Subscription>()
         if let inner = core.dropInner() { held.append(inner) }
         if let upstream = core.upstream {
@@ -266,7 +239,7 @@ struct SwitchToLatestStateMachine<Downstream: Subscriber>: EmitterMachine {
 /// (switching, its subscription, its values while the demand is unlimited, its quiet end) are its
 /// methods, which a debug build calls without looking up the machine's metadata (about 330
 /// instructions a lock trip, four trips an inner). They read copies of what they need of the
-/// emitter's state (``emitterOpen``, ``demandUnlimited``), which the machine keeps up to date.
+/// emitter's state (``emitterFlags``), which the machine keeps up to date.
 @usableFromInline
 struct SwitchToLatestCore {
     /// Where the current inner publisher is in its life.
@@ -339,16 +312,11 @@ struct SwitchToLatestCore {
     @usableFromInline
     var answersToForward = Subscribers.Demand.none
 
-    /// Whether the machine's ``EmitterState`` is open, copied here: cleared wherever the machine
-    /// finishes, fails or cancels its emitter (it never reopens);
-    /// ``SwitchToLatestStateMachine/isOpen`` asserts that the two agree.
+    /// What the checks below need of the machine's ``EmitterState``: whether it is open and
+    /// whether the demand is unlimited. ``SwitchToLatestStateMachine/isOpen`` asserts that the
+    /// copy of the phase agrees.
     @usableFromInline
-    var emitterOpen = true
-
-    /// Whether the subscriber's demand is unlimited, copied here: set wherever the machine adds
-    /// to the demand (an unlimited demand stays unlimited).
-    @usableFromInline
-    var demandUnlimited = false
+    var emitterFlags = EmitterFlags()
 
     @inlinable
     init() {}
@@ -382,7 +350,7 @@ struct SwitchToLatestCore {
     /// subscription is held.
     @inlinable
     var forwards: Bool {
-        guard emitterOpen, case .subscribed = innerPhase else { return false }
+        guard emitterFlags.open, case .subscribed = innerPhase else { return false }
         return true
     }
 
@@ -401,7 +369,7 @@ struct SwitchToLatestCore {
     @inlinable
     mutating func switchInner(handingOver previous: inout any Subscription) -> Int? {
         // A publisher sent before the upstream's subscription is ignored, as Apple's operator does.
-        guard emitterOpen, !upstreamFinished, upstreamSubscribed else { return nil }
+        guard emitterFlags.open, !upstreamFinished, upstreamSubscribed else { return nil }
         if case .subscribed = innerPhase { swap(&previous, &inner) }
         innerPhase = .awaitingSubscription
         generation += 1
@@ -415,7 +383,7 @@ struct SwitchToLatestCore {
     /// finished, while the operator runs on, is ignored, not kept, as Apple's operator ignores it.
     @inlinable
     mutating func receiveInner(subscription: any Subscription, generation: Int) -> InnerSubscription {
-        guard emitterOpen, generation == self.generation else { return .cancel }
+        guard emitterFlags.open, generation == self.generation else { return .cancel }
         switch innerPhase {
         case .finished:
             return .ignore
@@ -440,7 +408,7 @@ struct SwitchToLatestCore {
             // Apple counts every value of the current inner against the demand it passed on,
             // even one sent before the inner's subscription or after its completion.
             if !hasFreeDemand { return .beyondDemand }
-            guard emitterOpen else { return .drop }
+            guard emitterFlags.open else { return .drop }
             if case .finished = innerPhase { return .drop }
             // From inside the subscriber, on the emitting thread: Apple's operator delivers it at
             // once, nested, and returns the subscriber's answer to the inner.
@@ -462,7 +430,7 @@ struct SwitchToLatestCore {
         case .awaitingSubscription:
             return false
         case .subscribed:
-            guard finished, !upstreamFinished, emitterOpen else { return false }
+            guard finished, !upstreamFinished, emitterFlags.open else { return false }
             _ = takeInner()
             innerPhase = .finished
             return true

@@ -195,7 +195,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             case .ignore: return Subscribers.Demand.none
             // The free demand; read from the core's copy when unlimited, where the machine's
             // property would need the machine's metadata in a debug build.
-            case .grant: return machine.core.demandUnlimited ? .unlimited : machine.freeDemand
+            case .grant: return machine.core.emitterFlags.demandUnlimited ? .unlimited : machine.freeDemand
             }
         }
         switch grant {
@@ -215,7 +215,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             // With an unlimited demand there is nothing to count: the core decides alone.
             let nested = emittingHereLocked
             let decision =
-                machine.core.demandUnlimited
+                machine.core.emitterFlags.demandUnlimited
                 ? machine.core.receiveInner(generation: generation, hasFreeDemand: true, nested: nested)
                 : machine.receiveInner(generation: generation, nested: nested)
             switch decision {

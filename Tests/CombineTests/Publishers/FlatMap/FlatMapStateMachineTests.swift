@@ -273,10 +273,10 @@ struct FlatMapStateMachineTests {
     @Test func theCoresCopyOfTheDemandFollowsTheSubscribersAnswers() {
         var (machine, _) = subscribed()
         _ = machine.request(.max(1))
-        #expect(!machine.core.demandUnlimited)
+        #expect(!machine.core.emitterFlags.demandUnlimited)
         _ = machine.delivered(additional: .unlimited)
         #expect(machine.emitter.demand == .unlimited)
-        #expect(machine.core.demandUnlimited)
+        #expect(machine.core.emitterFlags.demandUnlimited)
         let slot = machine.registerInner()!
         guard case .request(.unlimited, replaced: nil) = machine.receiveInner(
             subscription: RecordingSubscription(), at: slot.index, generation: slot.generation)
@@ -301,7 +301,7 @@ struct FlatMapStateMachineTests {
         for (name, machine) in [
             ("cancelled", cancelled), ("finished", finished), ("failed", failed), ("inner failed", innerFailed),
         ] {
-            #expect(!machine.core.emitterOpen, "\(name)")
+            #expect(!machine.core.emitterFlags.open, "\(name)")
             #expect(!machine.core.acceptsUpstreamValues, "\(name)")
         }
         // What the copy guards: no slot for a value, no subscription kept, no quiet finish.
@@ -324,10 +324,10 @@ struct FlatMapStateMachineTests {
         _ = machine.receiveInner(subscription: RecordingSubscription(), at: slot.index, generation: slot.generation)
         _ = machine.receiveUpstream(completion: .finished)
         #expect(machine.isOpen)
-        #expect(machine.core.emitterOpen)
+        #expect(machine.core.emitterFlags.open)
         _ = machine.request(.max(1))
         _ = machine.finishAfterRequest()
         #expect(!machine.isOpen)
-        #expect(!machine.core.emitterOpen)
+        #expect(!machine.core.emitterFlags.open)
     }
 }

@@ -223,7 +223,7 @@ struct SwitchToLatestStateMachineTests {
         _ = machine.core.receiveInner(subscription: RecordingSubscription(), generation: inner.generation)
         // A finite demand is counted by the machine, not decided by the core alone.
         _ = machine.request(.max(1))
-        #expect(!machine.core.demandUnlimited)
+        #expect(!machine.core.emitterFlags.demandUnlimited)
         guard case .nested = machine.receiveInner(generation: inner.generation, nested: true) else {
             Issue.record("a value from inside the subscriber is not delivered nested")
             return
@@ -231,16 +231,16 @@ struct SwitchToLatestStateMachineTests {
         #expect(machine.emitter.demand == .none)
         // An answer that makes the demand unlimited reaches the core's copy.
         machine.deliveredOwn(additional: .unlimited)
-        #expect(machine.core.demandUnlimited)
+        #expect(machine.core.emitterFlags.demandUnlimited)
         guard case .accept = machine.core.receiveInner(generation: inner.generation, hasFreeDemand: true, nested: false)
         else {
             Issue.record("a value under an unlimited demand is not handed to the emitter")
             return
         }
         // The inner's failure closes the emitter, and the core's copy with it.
-        #expect(machine.core.emitterOpen)
+        #expect(machine.core.emitterFlags.open)
         _ = machine.receiveInner(completion: .failure(.boom), generation: inner.generation)
-        #expect(!machine.core.emitterOpen)
+        #expect(!machine.core.emitterFlags.open)
         #expect(!machine.isOpen)
         #expect(switchInner(&machine) == nil)
     }
@@ -248,7 +248,7 @@ struct SwitchToLatestStateMachineTests {
     @Test func aCancelClosesTheCoresCopyOfThePhase() {
         var (machine, _) = subscribed()
         _ = machine.cancel()
-        #expect(!machine.core.emitterOpen)
+        #expect(!machine.core.emitterFlags.open)
         #expect(!machine.isOpen)
     }
 }
